@@ -6,3 +6,5 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 
 pub mod json;
+pub mod limits;
+pub mod tools;
