@@ -2,9 +2,32 @@
 //!
 //! Hosts feed the request head, body chunks and the current monotonic time; the engine answers with
 //! decisions and the exact bytes to send. It never reads a socket, a clock or a global. See
-//! `docs/contracts.md` for the C ABI and the records exchanged with hosts.
-#![forbid(unsafe_op_in_unsafe_fn)]
+//! `docs/contracts.md` for the C ABI and the records exchanged with hosts, and `README.md` beside
+//! this crate for the outcome table.
+//!
+//! Rust hosts (the Fastly Native binary) use [`Engine`], [`Request`] and [`Action`] directly;
+//! JavaScript hosts use the C ABI of `abi.rs` (wasm32-unknown-unknown only).
+#![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod admission;
+pub mod calls;
+pub mod config;
+pub mod deadline;
+pub mod discover;
+pub mod engine;
+pub mod envelope;
+pub mod errors;
+pub mod head;
 pub mod json;
+pub mod legacy;
 pub mod limits;
+pub mod modern;
+pub mod response;
 pub mod tools;
+
+#[cfg(any(all(target_arch = "wasm32", target_os = "unknown"), test))]
+pub mod abi;
+
+pub use config::{Config, ConfigError};
+pub use engine::{Action, Engine, Request};
+pub use limits::Limits;

@@ -1,0 +1,24 @@
+// The `npm start` server: the Node host on http://127.0.0.1:3000/mcp (HOST and PORT override).
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import { createMcpNodeHandler } from '@pulse-compute/mcp/node';
+
+// Plug point for tools: examples/context/router.mjs exporting `tools` (a manifest + handler runner).
+// Without it the server answers discovery only.
+const routerUrl = new URL('./context/router.mjs', import.meta.url);
+const tools = existsSync(routerUrl) ? (await import(routerUrl.href)).tools : undefined;
+
+const host = process.env.HOST || '127.0.0.1';
+const port = Number(process.env.PORT || 3000);
+const server = http.createServer(createMcpNodeHandler({ tools }));
+server.listen(port, host, () => {
+  const { address, port: bound } = server.address();
+  const shown = address.includes(':') ? `[${address}]` : address;
+  process.stdout.write(`Pulse MCP listening on http://${shown}:${bound}/mcp\n`);
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}

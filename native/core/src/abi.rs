@@ -1,0 +1,319 @@
+//! The C ABI of `pulse-core` (docs/contracts.md §2) for JavaScript hosts of the wasm32 build.
+//!
+//! Engines and requests live in two handle slabs owned by the module's single thread: on
+//! wasm32-unknown-unknown there is exactly one thread, so a `thread_local!` is one static, and the
+//! `RefCell` around it turns any re-entrant use into a panic instead of aliasing (no export calls
+//! back into the host, so re-entry cannot happen). Handles are `slot + 1` with a 15-bit generation
+//! in the high half, so a stale handle never reaches a newer request; `0` is never a valid handle.
+//!
+//! The only `unsafe` is turning host-provided `(ptr, len)` pairs into slices and the scratch
+//! allocator; see each `SAFETY` comment.
+use std::alloc::{self, Layout};
+use std::cell::RefCell;
+
+use crate::engine::{Action, Engine, Request};
+
+const MAX_SLOTS: usize = 0xffff;
+
+struct Slot<T> {
+    generation: u32,
+    value: Option<T>,
+}
+
+struct Slab<T> {
+    slots: Vec<Slot<T>>,
+    free: Vec<usize>,
+}
+
+impl<T> Slab<T> {
+    const fn new() -> Slab<T> {
+        Slab { slots: Vec::new(), free: Vec::new() }
+    }
+
+    fn insert(&mut self, value: T) -> u32 {
+        let index = match self.free.pop() {
+            Some(i) => i,
+            None if self.slots.len() < MAX_SLOTS => {
+                self.slots.push(Slot { generation: 0, value: None });
+                self.slots.len() - 1
+            }
+            None => return 0,
+        };
+        let slot = &mut self.slots[index];
+        slot.value = Some(value);
+        (slot.generation << 16) | (index as u32 + 1)
+    }
+
+    fn index(&self, handle: u32) -> Option<usize> {
+        let index = (handle & 0xffff).checked_sub(1)? as usize;
+        let slot = self.slots.get(index)?;
+        if slot.generation == handle >> 16 && slot.value.is_some() {
+            Some(index)
+        } else {
+            None
+        }
+    }
+
+    fn get(&mut self, handle: u32) -> Option<&mut T> {
+        let i = self.index(handle)?;
+        self.slots[i].value.as_mut()
+    }
+
+    fn remove(&mut self, handle: u32) {
+        if let Some(i) = self.index(handle) {
+            let slot = &mut self.slots[i];
+            slot.value = None;
+            slot.generation = (slot.generation + 1) & 0x7fff;
+            self.free.push(i);
+        }
+    }
+}
+
+struct Handles {
+    engines: Slab<Engine>,
+    requests: Slab<Request>,
+    last_error: &'static str,
+}
+
+thread_local! {
+    static HANDLES: RefCell<Handles> = const {
+        RefCell::new(Handles { engines: Slab::new(), requests: Slab::new(), last_error: "" })
+    };
+}
+
+fn with<R>(f: impl FnOnce(&mut Handles) -> R) -> R {
+    HANDLES.with(|h| f(&mut h.borrow_mut()))
+}
+
+/// # Safety
+/// `ptr` must be null only with `len == 0`; otherwise `ptr..ptr+len` must be initialized memory the
+/// host owns (a `pulse_alloc` buffer) and does not change during the call.
+unsafe fn bytes<'a>(ptr: *const u8, len: u32) -> &'a [u8] {
+    if len == 0 || ptr.is_null() {
+        return &[];
+    }
+    // SAFETY: guaranteed by this function's contract, which every export passes on to the host.
+    unsafe { std::slice::from_raw_parts(ptr, len as usize) }
+}
+
+/// Runs one request step; an unknown handle is host misuse.
+fn step(req: u32, f: impl FnOnce(&mut Request) -> u32) -> u32 {
+    with(|h| h.requests.get(req).map_or(3, f))
+}
+
+fn code(a: Action<'_>) -> u32 {
+    a.code()
+}
+
+/// Allocates a scratch buffer of `len` bytes for the host; null when memory is exhausted.
+#[no_mangle]
+pub extern "C" fn pulse_alloc(len: u32) -> *mut u8 {
+    if len == 0 {
+        return std::ptr::NonNull::<u8>::dangling().as_ptr();
+    }
+    match Layout::from_size_align(len as usize, 1) {
+        // SAFETY: the layout has a non-zero size.
+        Ok(layout) => unsafe { alloc::alloc(layout) },
+        Err(_) => std::ptr::null_mut(),
+    }
+}
+
+/// # Safety
+/// `ptr` must come from `pulse_alloc(len)` with the same `len`, and not be freed twice.
+#[no_mangle]
+pub unsafe extern "C" fn pulse_dealloc(ptr: *mut u8, len: u32) {
+    if len == 0 || ptr.is_null() {
+        return;
+    }
+    if let Ok(layout) = Layout::from_size_align(len as usize, 1) {
+        // SAFETY: by the contract above, `ptr` was allocated with exactly this layout.
+        unsafe { alloc::dealloc(ptr, layout) }
+    }
+}
+
+/// # Safety
+/// `cfg_ptr..cfg_ptr+cfg_len` must be readable host memory (see `bytes`).
+#[no_mangle]
+pub unsafe extern "C" fn pulse_engine_new(cfg_ptr: *const u8, cfg_len: u32) -> u32 {
+    // SAFETY: passed on from this function's contract.
+    let cfg = unsafe { bytes(cfg_ptr, cfg_len) };
+    let built = Engine::new(cfg);
+    with(|h| match built {
+        Ok(engine) => {
+            h.last_error = "";
+            let handle = h.engines.insert(engine);
+            if handle == 0 {
+                h.last_error = "engine: too many engines";
+            }
+            handle
+        }
+        Err(message) => {
+            h.last_error = message;
+            0
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn pulse_engine_error_ptr() -> *const u8 {
+    with(|h| h.last_error.as_ptr())
+}
+
+#[no_mangle]
+pub extern "C" fn pulse_engine_error_len() -> u32 {
+    with(|h| h.last_error.len() as u32)
+}
+
+/// Requests already started keep the engine alive until they are freed.
+#[no_mangle]
+pub extern "C" fn pulse_engine_free(engine: u32) {
+    with(|h| h.engines.remove(engine))
+}
+
+/// `0` when the engine handle is unknown or too many requests are open.
+#[no_mangle]
+pub extern "C" fn pulse_request_new(engine: u32, now: f64) -> u32 {
+    with(|h| match h.engines.get(engine) {
+        Some(e) => {
+            let req = e.request(now);
+            h.requests.insert(req)
+        }
+        None => 0,
+    })
+}
+
+/// # Safety
+/// `ptr..ptr+len` must be readable host memory (see `bytes`).
+#[no_mangle]
+pub unsafe extern "C" fn pulse_request_head(req: u32, ptr: *const u8, len: u32, now: f64) -> u32 {
+    // SAFETY: passed on from this function's contract.
+    let record = unsafe { bytes(ptr, len) };
+    step(req, |r| code(r.head(record, now)))
+}
+
+/// # Safety
+/// `ptr..ptr+len` must be readable host memory (see `bytes`).
+#[no_mangle]
+pub unsafe extern "C" fn pulse_request_body(req: u32, ptr: *const u8, len: u32, now: f64) -> u32 {
+    // SAFETY: passed on from this function's contract.
+    let chunk = unsafe { bytes(ptr, len) };
+    step(req, |r| code(r.body(chunk, now)))
+}
+
+#[no_mangle]
+pub extern "C" fn pulse_request_end(req: u32, now: f64) -> u32 {
+    step(req, |r| code(r.end(now)))
+}
+
+#[no_mangle]
+pub extern "C" fn pulse_request_abort(req: u32, now: f64) -> u32 {
+    step(req, |r| code(r.abort(now)))
+}
+
+#[no_mangle]
+pub extern "C" fn pulse_request_tick(req: u32, now: f64) -> u32 {
+    step(req, |r| code(r.tick(now)))
+}
+
+/// # Safety
+/// `ptr..ptr+len` must be readable host memory (see `bytes`).
+#[no_mangle]
+pub unsafe extern "C" fn pulse_request_resume(req: u32, ptr: *const u8, len: u32, now: f64) -> u32 {
+    // SAFETY: passed on from this function's contract.
+    let payload = unsafe { bytes(ptr, len) };
+    step(req, |r| code(r.resume(payload, now)))
+}
+
+/// `0` for an unknown handle.
+#[no_mangle]
+pub extern "C" fn pulse_request_timeout_ms(req: u32, now: f64) -> f64 {
+    with(|h| h.requests.get(req).map_or(0.0, |r| r.timeout_ms(now)))
+}
+
+/// Valid until the next call on `req` (the buffer belongs to the request).
+#[no_mangle]
+pub extern "C" fn pulse_output_ptr(req: u32) -> *const u8 {
+    with(|h| h.requests.get(req).map_or(std::ptr::null(), |r| r.output().as_ptr()))
+}
+
+#[no_mangle]
+pub extern "C" fn pulse_output_len(req: u32) -> u32 {
+    with(|h| h.requests.get(req).map_or(0, |r| r.output().len() as u32))
+}
+
+#[no_mangle]
+pub extern "C" fn pulse_request_free(req: u32) {
+    with(|h| h.requests.remove(req))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn output(req: u32) -> Vec<u8> {
+        let (p, n) = (pulse_output_ptr(req), pulse_output_len(req));
+        // SAFETY: the request is alive and nothing was called on it since the action.
+        unsafe { bytes(p, n) }.to_vec()
+    }
+
+    #[test]
+    fn engine_rejection_reports_the_message() {
+        let cfg = br#"{"limits":{"depth":99}}"#;
+        // SAFETY: a live Rust slice.
+        let e = unsafe { pulse_engine_new(cfg.as_ptr(), cfg.len() as u32) };
+        assert_eq!(e, 0);
+        // SAFETY: the message is a static string.
+        let msg = unsafe { bytes(pulse_engine_error_ptr(), pulse_engine_error_len()) };
+        assert_eq!(msg, b"limits.depth: must be an integer between 1 and 32");
+    }
+
+    #[test]
+    fn discover_through_the_abi_and_stale_handles() {
+        let cfg = b"{}";
+        // SAFETY: live Rust slices throughout.
+        unsafe {
+            let e = pulse_engine_new(cfg.as_ptr(), cfg.len() as u32);
+            assert_ne!(e, 0);
+            let r = pulse_request_new(e, 0.0);
+            pulse_engine_free(e);
+            assert_eq!(pulse_request_new(e, 0.0), 0, "freed engine");
+            let head = b"POST /mcp\r\naccept: application/json, text/event-stream\r\ncontent-type: application/json\r\nmcp-protocol-version: 2026-07-28\r\nmcp-method: server/discover\r\n";
+            assert_eq!(pulse_request_head(r, head.as_ptr(), head.len() as u32, 1.0), 0);
+            let body = br#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+            assert_eq!(pulse_request_body(r, body.as_ptr(), body.len() as u32, 2.0), 0);
+            assert_eq!(pulse_request_timeout_ms(r, 2.0), 9998.0);
+            assert_eq!(pulse_request_end(r, 3.0), 1);
+            assert!(output(r).starts_with(b"200\r\n"));
+            assert_eq!(pulse_request_tick(r, 4.0), 1, "RESPOND again after RESPOND");
+            assert_eq!(pulse_request_resume(r, std::ptr::null(), 0, 4.0), 1);
+            pulse_request_free(r);
+            assert_eq!(pulse_request_end(r, 5.0), 3, "freed request is misuse");
+            assert_eq!(pulse_output_len(r), 0);
+            assert_eq!(pulse_request_timeout_ms(r, 5.0), 0.0);
+            assert_eq!(pulse_request_head(0, std::ptr::null(), 0, 0.0), 3);
+        }
+    }
+
+    #[test]
+    fn scratch_buffers() {
+        let p = pulse_alloc(16);
+        assert!(!p.is_null());
+        // SAFETY: 16 writable bytes just allocated, freed once with the same length.
+        unsafe {
+            std::ptr::write_bytes(p, 7, 16);
+            pulse_dealloc(p, 16);
+            pulse_dealloc(pulse_alloc(0), 0);
+        }
+    }
+
+    #[test]
+    fn slab_generations() {
+        let mut s: Slab<u8> = Slab::new();
+        let a = s.insert(1);
+        s.remove(a);
+        let b = s.insert(2);
+        assert_ne!(a, b);
+        assert!(s.get(a).is_none());
+        assert_eq!(s.get(b).copied(), Some(2));
+    }
+}

@@ -1,0 +1,165 @@
+//! Head-level admission, in the seed's order: path, method, Origin, Accept, Content-Type,
+//! Content-Encoding, then a Content-Length already over the body limit. Every refusal here is decided
+//! before a body byte is read.
+use crate::config::Config;
+use crate::head::{Field, Head};
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// An empty reply with this status (404, 405, 403, 406, 415).
+    Empty(u16),
+    /// The declared length already exceeds the body limit: the same 413 as when counting.
+    TooLarge,
+}
+
+pub fn check(config: &Config, head: &Head<'_>) -> Result<(), Refusal> {
+    if head.path != config.path.as_bytes() {
+        return Err(Refusal::Empty(404));
+    }
+    if head.method != b"POST" {
+        return Err(Refusal::Empty(405));
+    }
+    if let Some(origin) = head.get(Field::Origin) {
+        if !config.allowed_origins.iter().any(|o| o.as_bytes() == origin) {
+            return Err(Refusal::Empty(403));
+        }
+    }
+    if !matches!(head.get(Field::Accept), Some(v) if accepts_json_and_sse(v)) {
+        return Err(Refusal::Empty(406));
+    }
+    if !matches!(head.get(Field::ContentType), Some(v) if is_json_utf8(v)) {
+        return Err(Refusal::Empty(415));
+    }
+    if let Some(enc) = head.get(Field::ContentEncoding) {
+        if !enc.eq_ignore_ascii_case(b"identity") {
+            return Err(Refusal::Empty(415));
+        }
+    }
+    if let Some(len) = head.get(Field::ContentLength) {
+        if declared_over(len, config.limits.request_bytes) {
+            return Err(Refusal::TooLarge);
+        }
+    }
+    Ok(())
+}
+
+/// The declared body length when it is within `limit`: only a capacity hint, never trusted.
+pub fn size_hint(head: &Head<'_>, limit: usize) -> usize {
+    match head.get(Field::ContentLength).map(std::str::from_utf8) {
+        Some(Ok(s)) => match s.parse::<usize>() {
+            Ok(n) if n <= limit => n,
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
+
+fn trim(v: &[u8]) -> &[u8] {
+    let start = v.iter().position(|&b| b != b' ' && b != b'\t').unwrap_or(v.len());
+    let end = v.iter().rposition(|&b| b != b' ' && b != b'\t').map_or(start, |i| i + 1);
+    &v[start..end]
+}
+
+/// Strips one pair of surrounding double quotes from a parameter value.
+fn unquote(v: &[u8]) -> &[u8] {
+    match v {
+        [b'"', inner @ .., b'"'] => inner,
+        _ => v,
+    }
+}
+
+/// `q=0`, `q=0.0`, … withdraw a media range.
+fn zero_quality(params: &[u8]) -> bool {
+    params.split(|&b| b == b';').any(|p| {
+        let p = trim(p);
+        match p.iter().position(|&b| b == b'=') {
+            Some(eq) if trim(&p[..eq]).eq_ignore_ascii_case(b"q") => {
+                let q = trim(&p[eq + 1..]);
+                q.first() == Some(&b'0') && q[1..].iter().all(|&b| b == b'.' || b == b'0')
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Both media ranges listed explicitly (wildcards do not count), each with a non-zero quality.
+pub fn accepts_json_and_sse(accept: &[u8]) -> bool {
+    let (mut json, mut sse) = (false, false);
+    for range in accept.split(|&b| b == b',') {
+        let (ty, params) = match range.iter().position(|&b| b == b';') {
+            Some(i) => (trim(&range[..i]), &range[i + 1..]),
+            None => (trim(range), &b""[..]),
+        };
+        if zero_quality(params) {
+            continue;
+        }
+        json |= ty.eq_ignore_ascii_case(b"application/json");
+        sse |= ty.eq_ignore_ascii_case(b"text/event-stream");
+    }
+    json && sse
+}
+
+/// `application/json`, optionally with `charset=utf-8`; any other parameter is refused.
+pub fn is_json_utf8(content_type: &[u8]) -> bool {
+    let mut parts = content_type.split(|&b| b == b';');
+    if !matches!(parts.next(), Some(t) if trim(t).eq_ignore_ascii_case(b"application/json")) {
+        return false;
+    }
+    parts.all(|p| {
+        let p = trim(p);
+        match p.iter().position(|&b| b == b'=') {
+            Some(eq) => {
+                trim(&p[..eq]).eq_ignore_ascii_case(b"charset") && unquote(trim(&p[eq + 1..])).eq_ignore_ascii_case(b"utf-8")
+            }
+            None => false,
+        }
+    })
+}
+
+/// A decimal Content-Length above the limit; anything unparsable is left to the byte count.
+fn declared_over(len: &[u8], limit: usize) -> bool {
+    !len.is_empty()
+        && len.iter().all(|b| b.is_ascii_digit())
+        && (len.len() > 18 || matches!(std::str::from_utf8(len).map(str::parse::<u64>), Ok(Ok(n)) if n > limit as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accept_needs_both_explicit_ranges() {
+        assert!(accepts_json_and_sse(b"application/json, text/event-stream"));
+        assert!(accepts_json_and_sse(b"text/event-stream, application/json"));
+        assert!(accepts_json_and_sse(b"Application/JSON;q=0.9,TEXT/event-stream;q=1"));
+        assert!(accepts_json_and_sse(b"application/json; charset=utf-8, text/event-stream"));
+        assert!(!accepts_json_and_sse(b"application/json"));
+        assert!(!accepts_json_and_sse(b"*/*"));
+        assert!(!accepts_json_and_sse(b"application/*, text/*"));
+        assert!(!accepts_json_and_sse(b"application/json, text/event-stream;q=0"));
+        assert!(!accepts_json_and_sse(b"application/json;q=0.000, text/event-stream"));
+        assert!(accepts_json_and_sse(b"application/json;q=0.001, text/event-stream"));
+        assert!(!accepts_json_and_sse(b""));
+    }
+
+    #[test]
+    fn content_type_json_with_utf8_only() {
+        assert!(is_json_utf8(b"application/json"));
+        assert!(is_json_utf8(b"Application/Json; charset=UTF-8"));
+        assert!(is_json_utf8(b"application/json;charset=\"utf-8\""));
+        assert!(!is_json_utf8(b"application/json; charset=latin1"));
+        assert!(!is_json_utf8(b"application/json; boundary=x"));
+        assert!(!is_json_utf8(b"text/plain"));
+        assert!(!is_json_utf8(b"application/json-seq"));
+        assert!(!is_json_utf8(b""));
+    }
+
+    #[test]
+    fn declared_length() {
+        assert!(declared_over(b"65537", 65536));
+        assert!(!declared_over(b"65536", 65536));
+        assert!(declared_over(b"99999999999999999999999", 65536));
+        assert!(!declared_over(b"12x", 1));
+        assert!(!declared_over(b"", 1));
+    }
+}

@@ -1,0 +1,327 @@
+//! Immutable corpora compiled into the manifest: bounded BM25 search, read by id, list.
+//!
+//! Tokenization must match `src/compiler/corpus.ts` exactly: ASCII letters lowercased, every byte
+//! outside `[A-Za-z0-9]` (all non-ASCII included) separates tokens, tokens over 64 bytes dropped.
+//! The idf of each term is precomputed by the compiler as integer millionths, so scoring here uses
+//! only IEEE-exact arithmetic and ranks identically on every target.
+use crate::json::{write, Value};
+
+pub const MAX_TOKEN: usize = 64;
+pub const MAX_QUERY_TERMS: usize = 32;
+const SNIPPET_CHARS: usize = 240;
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+pub struct Entry {
+    pub id: String,
+    title: String,
+    collection: String,
+    text: String,
+    tags: Vec<String>,
+}
+
+struct Term {
+    text: String,
+    idf: f64,
+    /// (entry, term frequency)
+    postings: Vec<(u32, u32)>,
+}
+
+pub struct Corpus {
+    entries: Vec<Entry>,
+    lengths: Vec<u32>,
+    avg_len: f64,
+    /// Sorted by text (byte order).
+    terms: Vec<Term>,
+    /// Entry indexes sorted by id, for `read`.
+    by_id: Vec<u32>,
+}
+
+/// ASCII-lowercased alphanumeric runs of at most MAX_TOKEN bytes, in order.
+pub fn tokenize(text: &str) -> Vec<String> {
+    text.as_bytes()
+        .split(|b| !b.is_ascii_alphanumeric())
+        .filter(|t| !t.is_empty() && t.len() <= MAX_TOKEN)
+        .map(|t| t.iter().map(|b| b.to_ascii_lowercase() as char).collect())
+        .collect()
+}
+
+fn string(v: Option<Value<'_>>) -> Result<String, &'static str> {
+    match v {
+        Some(Value::String(s)) => Ok(s.as_str().into_owned()),
+        _ => Err("tools: corpus entry fields must be strings"),
+    }
+}
+
+fn uint(v: Value<'_>) -> Result<u64, &'static str> {
+    v.as_number().and_then(|n| n.as_safe_integer()).filter(|&i| i >= 0).map(|i| i as u64).ok_or("tools: corpus index numbers must be non-negative integers")
+}
+
+impl Corpus {
+    pub fn from_value(v: Value<'_>) -> Result<Corpus, &'static str> {
+        let o = v.as_object().ok_or("tools: corpus must be an object")?;
+        let ev = o.get("entries").and_then(|v| v.as_array()).ok_or("tools: corpus needs entries")?;
+        let mut entries = Vec::with_capacity(ev.len());
+        for e in ev.iter() {
+            let e = e.as_array().filter(|a| a.len() == 5).ok_or("tools: corpus entry must be [id, title, collection, text, tags]")?;
+            let tags = e.get(4).and_then(|t| t.as_array()).ok_or("tools: corpus entry tags must be an array")?;
+            let tags = tags.iter().map(|t| string(Some(t))).collect::<Result<Vec<_>, _>>()?;
+            entries.push(Entry { id: string(e.get(0))?, title: string(e.get(1))?, collection: string(e.get(2))?, text: string(e.get(3))?, tags });
+        }
+        if entries.len() > u32::MAX as usize {
+            return Err("tools: corpus has too many entries");
+        }
+        let lv = o.get("lengths").and_then(|v| v.as_array()).ok_or("tools: corpus needs lengths")?;
+        if lv.len() != entries.len() {
+            return Err("tools: corpus lengths must match its entries");
+        }
+        let lengths = lv.iter().map(|l| uint(l).map(|x| x.min(u32::MAX as u64) as u32)).collect::<Result<Vec<_>, _>>()?;
+        let total: f64 = lengths.iter().map(|&l| l as f64).sum();
+        let avg_len = if entries.is_empty() { 0.0 } else { total / entries.len() as f64 };
+        let tv = o.get("terms").and_then(|v| v.as_array()).ok_or("tools: corpus needs terms")?;
+        let mut terms: Vec<Term> = Vec::with_capacity(tv.len());
+        for t in tv.iter() {
+            let t = t.as_array().filter(|a| a.len() == 3).ok_or("tools: corpus term must be [term, idf, postings]")?;
+            let text = string(t.get(0))?;
+            if terms.last().map_or(false, |p| p.text >= text) {
+                return Err("tools: corpus terms must be sorted and unique");
+            }
+            let idf = uint(t.get(1).unwrap_or(Value::Null))? as f64 / 1e6;
+            let pv = t.get(2).and_then(|p| p.as_array()).filter(|p| p.len() % 2 == 0).ok_or("tools: corpus postings must be entry/frequency pairs")?;
+            let mut postings = Vec::with_capacity(pv.len() / 2);
+            let mut it = pv.iter();
+            while let (Some(e), Some(f)) = (it.next(), it.next()) {
+                let (e, f) = (uint(e)?, uint(f)?);
+                if e >= entries.len() as u64 || f == 0 || f > u32::MAX as u64 {
+                    return Err("tools: corpus posting is out of range");
+                }
+                postings.push((e as u32, f as u32));
+            }
+            terms.push(Term { text, idf, postings });
+        }
+        let mut by_id: Vec<u32> = (0..entries.len() as u32).collect();
+        by_id.sort_by(|&a, &b| entries[a as usize].id.cmp(&entries[b as usize].id));
+        if by_id.windows(2).any(|w| entries[w[0] as usize].id == entries[w[1] as usize].id) {
+            return Err("tools: corpus entry ids must be unique");
+        }
+        Ok(Corpus { entries, lengths, avg_len, terms, by_id })
+    }
+
+    /// Entry indexes with a positive score, best first; ties by entry order.
+    fn rank(&self, query: &str) -> Vec<u32> {
+        let mut seen: Vec<String> = Vec::new();
+        for t in tokenize(query) {
+            if seen.len() == MAX_QUERY_TERMS {
+                break;
+            }
+            if !seen.contains(&t) {
+                seen.push(t);
+            }
+        }
+        let mut scores = vec![0f64; self.entries.len()];
+        // Terms are summed in query order, so the float sums are the same everywhere.
+        for t in &seen {
+            if let Ok(i) = self.terms.binary_search_by(|x| x.text.as_str().cmp(t)) {
+                let term = &self.terms[i];
+                for &(e, tf) in &term.postings {
+                    let tf = tf as f64;
+                    let dl = self.lengths[e as usize] as f64;
+                    let norm = if self.avg_len > 0.0 { dl / self.avg_len } else { 1.0 };
+                    scores[e as usize] += term.idf * (tf * (K1 + 1.0)) / (tf + K1 * (1.0 - B + B * norm));
+                }
+            }
+        }
+        let mut hits: Vec<u32> = (0..scores.len() as u32).filter(|&i| scores[i as usize] > 0.0).collect();
+        hits.sort_by(|&a, &b| {
+            scores[b as usize].partial_cmp(&scores[a as usize]).unwrap_or(std::cmp::Ordering::Equal).then(a.cmp(&b))
+        });
+        hits
+    }
+
+    /// `{"results":[{"id","title","collection","tags","snippet"}…]}`: at most `limit` hits, and
+    /// hits stop before the result would exceed `max_bytes`.
+    pub fn search(&self, query: &str, limit: usize, max_bytes: usize) -> Vec<u8> {
+        let mut out = b"{\"results\":[".to_vec();
+        let mut n = 0;
+        for e in self.rank(query).into_iter().take(limit) {
+            let entry = &self.entries[e as usize];
+            let mut item = Vec::new();
+            if n > 0 {
+                item.push(b',');
+            }
+            head(&mut item, entry);
+            item.extend_from_slice(b",\"snippet\":");
+            let cut = entry.text.char_indices().nth(SNIPPET_CHARS).map_or(entry.text.len(), |(i, _)| i);
+            write::string(&mut item, &entry.text[..cut]);
+            item.push(b'}');
+            if out.len() + item.len() + 2 > max_bytes {
+                break;
+            }
+            out.extend_from_slice(&item);
+            n += 1;
+        }
+        out.extend_from_slice(b"]}");
+        out
+    }
+
+    /// `{"id","title","collection","tags","text","truncated"}`, the text cut at a character
+    /// boundary to fit `max_bytes`; `None` for an unknown id.
+    pub fn read(&self, id: &str, max_bytes: usize) -> Option<Vec<u8>> {
+        let pos = self.by_id.binary_search_by(|&i| self.entries[i as usize].id.as_str().cmp(id)).ok()?;
+        let entry = &self.entries[self.by_id[pos] as usize];
+        let mut out = Vec::new();
+        head(&mut out, entry);
+        out.extend_from_slice(b",\"text\":");
+        let fixed = out.len() + b"\"\",\"truncated\":false}".len();
+        let mut text = Vec::with_capacity(entry.text.len() + 2);
+        write::string(&mut text, &entry.text);
+        if fixed + text.len() - 2 <= max_bytes {
+            out.extend_from_slice(&text);
+            out.extend_from_slice(b",\"truncated\":false}");
+        } else {
+            // Budget for the escaped text with `true` (one byte shorter than `false`).
+            let budget = max_bytes.saturating_sub(fixed - 1);
+            let mut used = 0;
+            let mut cut = 0;
+            for (i, c) in entry.text.char_indices() {
+                let w = escaped_len(c);
+                if used + w > budget {
+                    break;
+                }
+                used += w;
+                cut = i + c.len_utf8();
+            }
+            write::string(&mut out, &entry.text[..cut]);
+            out.extend_from_slice(b",\"truncated\":true}");
+        }
+        Some(out)
+    }
+
+    /// `{"entries":[{"id","title","collection","tags"}…],"truncated":bool}` in entry order.
+    pub fn list(&self, collection: Option<&str>, limit: usize, max_bytes: usize) -> Vec<u8> {
+        let mut out = b"{\"entries\":[".to_vec();
+        let tail = b"],\"truncated\":false}".len();
+        let mut n = 0;
+        let mut truncated = false;
+        for entry in self.entries.iter().filter(|e| collection.map_or(true, |c| e.collection == c)) {
+            let mut item = Vec::new();
+            if n > 0 {
+                item.push(b',');
+            }
+            head(&mut item, entry);
+            item.push(b'}');
+            if n == limit || out.len() + item.len() + tail > max_bytes {
+                truncated = true;
+                break;
+            }
+            out.extend_from_slice(&item);
+            n += 1;
+        }
+        out.extend_from_slice(if truncated { b"],\"truncated\":true}" as &[u8] } else { b"],\"truncated\":false}" });
+        out
+    }
+}
+
+/// `{"id":…,"title":…,"collection":…,"tags":[…]` (open: the caller closes it).
+fn head(out: &mut Vec<u8>, e: &Entry) {
+    out.extend_from_slice(b"{\"id\":");
+    write::string(out, &e.id);
+    out.extend_from_slice(b",\"title\":");
+    write::string(out, &e.title);
+    out.extend_from_slice(b",\"collection\":");
+    write::string(out, &e.collection);
+    out.extend_from_slice(b",\"tags\":[");
+    for (i, t) in e.tags.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write::string(out, t);
+    }
+    out.push(b']');
+}
+
+/// Bytes `c` takes inside a JSON string written by `write::string`.
+fn escaped_len(c: char) -> usize {
+    match c {
+        '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+        c if (c as u32) < 0x20 => 6,
+        c => c.len_utf8(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    /// Index of three entries as the compiler builds it (idf = round(ln(1+(N-df+.5)/(df+.5))*1e6)).
+    fn corpus() -> Corpus {
+        let idf = |df: f64| ((1.0 + (3.0 - df + 0.5) / (df + 0.5)).ln() * 1e6).round() as u64;
+        let text = format!(
+            r#"{{"version":"1","entries":[["a","Alpha","docs","alpha beta beta",[]],["b","Beta","docs","gamma \"q\"",["t1"]],["c","Gamma","examples","alpha gamma",[]]],
+            "lengths":[4,4,3],
+            "terms":[["alpha",{},[0,2,2,1]],["beta",{},[0,3,1,1]],["gamma",{},[1,1,2,2]],["q",{},[1,1]],["t1",{},[1,1]]]}}"#,
+            idf(2.0),
+            idf(2.0),
+            idf(2.0),
+            idf(1.0),
+            idf(1.0)
+        );
+        let doc = parse(text.as_bytes(), 16).unwrap();
+        Corpus::from_value(doc.root()).unwrap()
+    }
+
+    fn s(b: Vec<u8>) -> String {
+        String::from_utf8(b).unwrap()
+    }
+
+    #[test]
+    fn tokenization_is_ascii_only() {
+        assert_eq!(tokenize("Hello, WORLD-42 café x_y"), ["hello", "world", "42", "caf", "x", "y"]);
+        assert_eq!(tokenize(&"a".repeat(65)), Vec::<String>::new());
+        assert_eq!(tokenize(&"a".repeat(64)).len(), 1);
+    }
+
+    #[test]
+    fn search_ranks_with_bm25_and_breaks_ties_by_order() {
+        let c = corpus();
+        assert_eq!(c.rank("beta"), [0, 1]);
+        assert_eq!(c.rank("BETA beta q"), [1, 0]);
+        assert_eq!(c.rank("nothing here"), Vec::<u32>::new());
+        let r = s(c.search("alpha", 10, 4096));
+        assert!(r.starts_with(r#"{"results":[{"id":"a","title":"Alpha","collection":"docs","tags":[],"snippet":"alpha beta beta"},{"id":"c""#), "{}", r);
+        assert_eq!(s(c.search("alpha", 1, 4096)).matches("\"id\"").count(), 1);
+        // The byte cap drops hits rather than cutting JSON.
+        let r = s(c.search("alpha", 10, 120));
+        assert_eq!(r.matches("\"id\"").count(), 1);
+        assert!(r.len() <= 120 && r.ends_with("]}"));
+        assert_eq!(s(c.search("alpha", 10, 10)), r#"{"results":[]}"#);
+    }
+
+    #[test]
+    fn read_and_list() {
+        let c = corpus();
+        assert_eq!(s(c.read("b", 4096).unwrap()), r#"{"id":"b","title":"Beta","collection":"docs","tags":["t1"],"text":"gamma \"q\"","truncated":false}"#);
+        assert!(c.read("zz", 4096).is_none());
+        let cut = s(c.read("b", 80).unwrap());
+        assert!(cut.len() <= 80, "{}", cut);
+        assert!(cut.ends_with(r#""truncated":true}"#));
+        assert_eq!(s(c.list(Some("examples"), 10, 4096)), r#"{"entries":[{"id":"c","title":"Gamma","collection":"examples","tags":[]}],"truncated":false}"#);
+        assert_eq!(s(c.list(None, 1, 4096)).matches("\"id\"").count(), 1);
+        assert!(s(c.list(None, 1, 4096)).ends_with("\"truncated\":true}"));
+    }
+
+    #[test]
+    fn indexes_are_validated() {
+        let bad = [
+            r#"{"entries":[],"lengths":[1],"terms":[]}"#,
+            r#"{"entries":[["a","t","c","x",[]]],"lengths":[1],"terms":[["b",1,[0,1]],["a",1,[0,1]]]}"#,
+            r#"{"entries":[["a","t","c","x",[]]],"lengths":[1],"terms":[["a",1,[1,1]]]}"#,
+            r#"{"entries":[["a","t","c","x",[]],["a","t","c","x",[]]],"lengths":[1,1],"terms":[]}"#,
+        ];
+        for b in bad {
+            let doc = parse(b.as_bytes(), 16).unwrap();
+            assert!(Corpus::from_value(doc.root()).is_err(), "{}", b);
+        }
+    }
+}

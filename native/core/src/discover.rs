@@ -1,0 +1,111 @@
+//! Static reply parts of the modern profile, built once per engine: `server/discover`, the
+//! `tools/list` result and the serverInfo `_meta` every result carries. Per request only the id is
+//! spliced in front (`{"jsonrpc":"2.0","id":<id>,"result":` + fragment).
+use crate::config::Config;
+use crate::json::write;
+
+pub const MODERN_REVISION: &str = "2026-07-28";
+
+pub struct Fragments {
+    /// `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":…,"version":…}}`
+    pub server_meta: Vec<u8>,
+    /// `{"name":…,"version":…}`
+    pub server_info: Vec<u8>,
+    /// `{}` or `{"tools":{"listChanged":false}}`
+    pub capabilities: Vec<u8>,
+    /// The discover result object followed by the envelope's closing brace.
+    pub discover: Vec<u8>,
+    /// The modern `tools/list` result object and closing brace (empty without tools).
+    pub tools_list: Vec<u8>,
+    /// `data` of `-32022` on the modern path: `{"supported":[…],"requested":` (caller appends).
+    pub unsupported_prefix: Vec<u8>,
+}
+
+/// Bytes of `{"jsonrpc":"2.0","id":` + `,"result":`.
+pub const RESULT_ENVELOPE_BYTES: usize = 32;
+
+impl Fragments {
+    pub fn build(config: &Config) -> Result<Fragments, &'static str> {
+        let mut server_info = b"{\"name\":".to_vec();
+        write::string(&mut server_info, &config.server_name);
+        server_info.extend_from_slice(b",\"version\":");
+        write::string(&mut server_info, &config.server_version);
+        server_info.push(b'}');
+
+        let mut server_meta = b"\"_meta\":{\"io.modelcontextprotocol/serverInfo\":".to_vec();
+        server_meta.extend_from_slice(&server_info);
+        server_meta.push(b'}');
+
+        let capabilities: &[u8] = if config.tools.is_some() { b"{\"tools\":{\"listChanged\":false}}" } else { b"{}" };
+
+        let mut discover = b"{\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":".to_vec();
+        discover.extend_from_slice(capabilities);
+        discover.extend_from_slice(b",\"ttlMs\":0,\"cacheScope\":\"private\",");
+        discover.extend_from_slice(&server_meta);
+        discover.extend_from_slice(b"}}");
+
+        let mut tools_list = Vec::new();
+        if let Some(tools) = &config.tools {
+            tools_list.extend_from_slice(b"{\"resultType\":\"complete\",\"tools\":");
+            tools_list.extend_from_slice(tools.list_json());
+            tools_list.extend_from_slice(b",\"ttlMs\":0,\"cacheScope\":\"private\",");
+            tools_list.extend_from_slice(&server_meta);
+            tools_list.extend_from_slice(b"}}");
+            // The largest id is bounded by the request budget; the list must fit beside it.
+            if RESULT_ENVELOPE_BYTES + config.limits.request_bytes + tools_list.len() > config.limits.response_bytes {
+                return Err("tools: the tool list does not fit limits.responseBytes");
+            }
+        }
+
+        let mut unsupported_prefix = b"{\"supported\":[\"2026-07-28\"".to_vec();
+        if config.legacy {
+            unsupported_prefix.extend_from_slice(b",\"2025-06-18\"");
+        }
+        unsupported_prefix.extend_from_slice(b"],\"requested\":");
+
+        Ok(Fragments { server_meta, server_info, capabilities: capabilities.to_vec(), discover, tools_list, unsupported_prefix })
+    }
+}
+
+/// `-32022` data: `{"supported":[…],"requested":<requested>}`, or without `requested` when unknown.
+pub fn unsupported_data(prefix: &[u8], requested: Option<&str>) -> Vec<u8> {
+    let mut data = prefix.to_vec();
+    match requested {
+        Some(r) => {
+            write::string(&mut data, r);
+            data.push(b'}');
+        }
+        None => {
+            // Drop the trailing `,"requested":`.
+            data.truncate(data.len() - b",\"requested\":".len());
+            data.push(b'}');
+        }
+    }
+    data
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discover_without_tools() {
+        let c = Config::parse(br#"{"serverInfo":{"name":"p\"x","version":"1"}}"#).unwrap();
+        let f = Fragments::build(&c).unwrap();
+        assert_eq!(
+            std::str::from_utf8(&f.discover).unwrap(),
+            r#"{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"p\"x","version":"1"}}}}"#
+        );
+        assert!(f.tools_list.is_empty());
+        assert_eq!(unsupported_data(&f.unsupported_prefix, Some("x")), br#"{"supported":["2026-07-28"],"requested":"x"}"#);
+        assert_eq!(unsupported_data(&f.unsupported_prefix, None), br#"{"supported":["2026-07-28"]}"#);
+    }
+
+    #[test]
+    fn legacy_profile_lists_both_revisions() {
+        let c = Config::parse(br#"{"legacyProtocol":"2025-06-18"}"#).unwrap();
+        let f = Fragments::build(&c).unwrap();
+        assert_eq!(unsupported_data(&f.unsupported_prefix, Some("1")), br#"{"supported":["2026-07-28","2025-06-18"],"requested":"1"}"#);
+        assert!(f.discover.windows(14).any(|w| w == b"[\"2026-07-28\"]"));
+    }
+}

@@ -1,0 +1,419 @@
+//! The engine (immutable, built once from the configuration) and the per-request state machine:
+//! `head → body* → end`, then possibly `CALL → resume` rounds, with `abort`/`tick` at any point.
+//! State per request is the kept MCP headers, the bounded body parser, or one pending tool call.
+use std::rc::Rc;
+
+use crate::admission::{self, Refusal};
+use crate::calls;
+use crate::config::{Config, ConfigError};
+use crate::deadline::Deadline;
+use crate::discover::Fragments;
+use crate::envelope::{self, meta, Envelope, PROTOCOL_VERSION_KEY};
+use crate::errors::{self, RpcError, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR};
+use crate::head::{self, HeadError, Kept};
+use crate::json::{Parser, Value};
+use crate::legacy::{self, LegacyFragments};
+use crate::limits::Limits;
+use crate::modern;
+use crate::response::{self, Timing};
+use crate::tools::{Step, ToolCall};
+
+struct Inner {
+    config: Config,
+    frags: Fragments,
+    legacy: LegacyFragments,
+}
+
+/// An immutable engine; cloning shares it (requests keep it alive).
+#[derive(Clone)]
+pub struct Engine {
+    inner: Rc<Inner>,
+}
+
+impl Engine {
+    /// Builds an engine from the configuration JSON (docs/contracts.md §4).
+    pub fn new(config_json: &[u8]) -> Result<Engine, ConfigError> {
+        Engine::from_config(Config::parse(config_json)?)
+    }
+
+    pub fn from_config(config: Config) -> Result<Engine, ConfigError> {
+        let frags = Fragments::build(&config)?;
+        let legacy = LegacyFragments::build(&frags, config.tools.as_ref().map(|t| t.list_json()));
+        Ok(Engine { inner: Rc::new(Inner { config, frags, legacy }) })
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.inner.config.limits
+    }
+
+    /// Starts one request; its deadline runs from `now`.
+    pub fn request(&self, now: f64) -> Request {
+        Request {
+            engine: Rc::clone(&self.inner),
+            deadline: Deadline::new(now, self.inner.config.limits.deadline_ms),
+            state: State::Fresh,
+            out: Vec::new(),
+        }
+    }
+}
+
+/// What the host does next. The byte slices stay valid until the next call on the request.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Action<'r> {
+    /// Feed more body (or, while a call is pending, keep waiting).
+    Continue,
+    /// Send this response record (docs/contracts.md §3.2); the request is finished.
+    Respond(&'r [u8]),
+    /// Perform this outbound instruction (§3.3) and answer with `resume`.
+    Call(&'r [u8]),
+    /// The host called out of order; it answers 500 on its own.
+    Misuse,
+}
+
+impl Action<'_> {
+    /// The ABI code of the action (docs/contracts.md §2).
+    pub fn code(&self) -> u32 {
+        match self {
+            Action::Continue => 0,
+            Action::Respond(_) => 1,
+            Action::Call(_) => 2,
+            Action::Misuse => 3,
+        }
+    }
+}
+
+enum State {
+    Fresh,
+    Body { kept: Kept, parser: Parser, received: usize },
+    Pending { call: ToolCall, id: Vec<u8>, legacy: bool },
+    Done,
+}
+
+pub struct Request {
+    engine: Rc<Inner>,
+    deadline: Deadline,
+    state: State,
+    out: Vec<u8>,
+}
+
+struct Pending {
+    call: ToolCall,
+    id: Vec<u8>,
+    legacy: bool,
+}
+
+impl Request {
+    /// The payload of the last `Respond`/`Call`.
+    pub fn output(&self) -> &[u8] {
+        &self.out
+    }
+
+    pub fn is_finished(&self) -> bool {
+        matches!(self.state, State::Done)
+    }
+
+    /// How long the host may wait for its next event; `0` once expired or finished.
+    pub fn timeout_ms(&self, now: f64) -> f64 {
+        match self.state {
+            State::Done => 0.0,
+            _ => self.deadline.remaining(now),
+        }
+    }
+
+    fn respond(&mut self) -> Action<'_> {
+        self.state = State::Done;
+        Action::Respond(&self.out)
+    }
+
+    /// 408 for whatever phase the request is in: before the body is complete `-32600` without id;
+    /// during a pending call `-32603` with the id.
+    fn interrupted(&mut self) -> Action<'_> {
+        let budget = self.engine.config.limits.response_bytes;
+        match std::mem::replace(&mut self.state, State::Done) {
+            State::Pending { id, .. } => {
+                let e = RpcError::new(408, INTERNAL_ERROR, errors::CALL_INTERRUPTED);
+                response::error(&mut self.out, budget, &e, Some(&id), Timing::AfterBody);
+            }
+            _ => {
+                let e = RpcError::new(408, INVALID_REQUEST, errors::BODY_INTERRUPTED);
+                response::error(&mut self.out, budget, &e, None, Timing::Early);
+            }
+        }
+        self.respond()
+    }
+
+    pub fn head(&mut self, record: &[u8], now: f64) -> Action<'_> {
+        match self.state {
+            State::Fresh => {}
+            State::Done => return Action::Respond(&self.out),
+            _ => return Action::Misuse,
+        }
+        if self.deadline.expired(now) {
+            return self.interrupted();
+        }
+        let config = &self.engine.config;
+        let mut head = match head::parse(record) {
+            Ok(h) => h,
+            Err(HeadError::TooLarge) => {
+                response::empty(&mut self.out, 431, Timing::Early);
+                return self.respond();
+            }
+            Err(HeadError::Malformed) => return Action::Misuse,
+        };
+        match admission::check(config, &head) {
+            Ok(()) => {}
+            Err(Refusal::Empty(status)) => {
+                response::empty(&mut self.out, status, Timing::Early);
+                return self.respond();
+            }
+            Err(Refusal::TooLarge) => {
+                too_large(&mut self.out, config.limits.response_bytes);
+                return self.respond();
+            }
+        }
+        let parser = Parser::with_capacity(config.limits.depth, admission::size_hint(&head, config.limits.request_bytes));
+        self.state = State::Body { kept: head.keep(), parser, received: 0 };
+        Action::Continue
+    }
+
+    pub fn body(&mut self, chunk: &[u8], now: f64) -> Action<'_> {
+        match self.state {
+            State::Body { .. } => {}
+            State::Done => return Action::Respond(&self.out),
+            _ => return Action::Misuse,
+        }
+        if self.deadline.expired(now) {
+            return self.interrupted();
+        }
+        let limits = self.engine.config.limits;
+        if let State::Body { parser, received, .. } = &mut self.state {
+            if chunk.len() > limits.request_bytes - *received {
+                too_large(&mut self.out, limits.response_bytes);
+                return self.respond();
+            }
+            *received += chunk.len();
+            if let Err(e) = parser.feed(chunk) {
+                let e = RpcError::new(400, PARSE_ERROR, errors::parse_message(&e));
+                response::error(&mut self.out, limits.response_bytes, &e, None, Timing::Early);
+                return self.respond();
+            }
+        }
+        Action::Continue
+    }
+
+    pub fn end(&mut self, now: f64) -> Action<'_> {
+        match self.state {
+            State::Body { .. } => {}
+            State::Done => return Action::Respond(&self.out),
+            _ => return Action::Misuse,
+        }
+        if self.deadline.expired(now) {
+            return self.interrupted();
+        }
+        let (kept, parser) = match std::mem::replace(&mut self.state, State::Done) {
+            State::Body { kept, parser, .. } => (kept, parser),
+            _ => unreachable!("checked above"),
+        };
+        let engine = Rc::clone(&self.engine);
+        let budget = engine.config.limits.response_bytes;
+        let doc = match parser.finish() {
+            Ok(d) => d,
+            Err(e) => {
+                let e = RpcError::new(400, PARSE_ERROR, errors::parse_message(&e));
+                response::error(&mut self.out, budget, &e, None, Timing::AfterBody);
+                return self.respond();
+            }
+        };
+        let root = doc.root();
+        let pending = dispatch(&engine, &kept, &root, self.deadline.remaining(now), &mut self.out);
+        self.settle(pending)
+    }
+
+    pub fn resume(&mut self, payload: &[u8], now: f64) -> Action<'_> {
+        match self.state {
+            State::Pending { .. } => {}
+            State::Done => return Action::Respond(&self.out),
+            _ => return Action::Misuse,
+        }
+        if self.deadline.expired(now) {
+            return self.interrupted();
+        }
+        let (call, id, legacy) = match std::mem::replace(&mut self.state, State::Done) {
+            State::Pending { call, id, legacy } => (call, id, legacy),
+            _ => unreachable!("checked above"),
+        };
+        let engine = Rc::clone(&self.engine);
+        let tools = match &engine.config.tools {
+            Some(t) => t,
+            None => unreachable!("a call is pending only when tools are configured"),
+        };
+        let s = tools.resume(call, payload, self.deadline.remaining(now));
+        let pending = step(&engine, s, &id, legacy, &mut self.out);
+        self.settle(pending)
+    }
+
+    /// The body read failed or the client went away.
+    pub fn abort(&mut self, _now: f64) -> Action<'_> {
+        match self.state {
+            State::Done => Action::Respond(&self.out),
+            _ => self.interrupted(),
+        }
+    }
+
+    /// A host timer fired: answers 408 once the deadline has passed, else nothing changes.
+    pub fn tick(&mut self, now: f64) -> Action<'_> {
+        match self.state {
+            State::Done => Action::Respond(&self.out),
+            _ if self.deadline.expired(now) => self.interrupted(),
+            _ => Action::Continue,
+        }
+    }
+
+    fn settle(&mut self, pending: Option<Pending>) -> Action<'_> {
+        match pending {
+            None => self.respond(),
+            Some(Pending { call, id, legacy }) => {
+                self.state = State::Pending { call, id, legacy };
+                Action::Call(&self.out)
+            }
+        }
+    }
+}
+
+fn too_large(out: &mut Vec<u8>, budget: usize) {
+    let e = RpcError::new(413, INVALID_REQUEST, errors::BODY_TOO_LARGE);
+    response::error(out, budget, &e, None, Timing::Early);
+}
+
+fn reply(out: &mut Vec<u8>, e: &Inner, id: &[u8], fragment: &[u8]) {
+    let start = response::begin(out, 200, Timing::AfterBody);
+    response::result_prefix(out, id);
+    out.extend_from_slice(fragment);
+    response::finish(out, start, e.config.limits.response_bytes, Some(id), Timing::AfterBody);
+}
+
+fn fail(out: &mut Vec<u8>, e: &Inner, err: &RpcError, id: Option<&[u8]>) {
+    response::error(out, e.config.limits.response_bytes, err, id, Timing::AfterBody);
+}
+
+/// Decides a complete body. Returns the pending call when a tool needs an outbound instruction
+/// (then `out` holds the instruction), else `out` holds the response record.
+fn dispatch(e: &Inner, kept: &Kept, root: &Value<'_>, remaining: f64, out: &mut Vec<u8>) -> Option<Pending> {
+    let env = match envelope::classify(root) {
+        Ok(env) => env,
+        Err(invalid) => {
+            fail(out, e, &invalid.error, invalid.id.as_deref());
+            return None;
+        }
+    };
+    let id = match &env.id {
+        Some(id) => id.as_slice(),
+        None => {
+            notification(out, e, kept, &env);
+            return None;
+        }
+    };
+    let tools = e.config.tools.as_ref();
+    if !modern::is_modern(kept, &env) {
+        if !e.config.legacy {
+            fail(out, e, &legacy::refuse(kept, &env, &e.frags), Some(id));
+            return None;
+        }
+        return match legacy::admit(kept, &env, &e.frags, tools.is_some()) {
+            Err(err) => {
+                fail(out, e, &err, Some(id));
+                None
+            }
+            Ok(legacy::Method::Initialize) => {
+                reply(out, e, id, &e.legacy.initialize);
+                None
+            }
+            Ok(legacy::Method::Ping) => {
+                reply(out, e, id, b"{}}");
+                None
+            }
+            Ok(legacy::Method::ToolsList) => match calls::list_params(env.params.as_ref()) {
+                Err(err) => {
+                    fail(out, e, &err, Some(id));
+                    None
+                }
+                Ok(()) => {
+                    reply(out, e, id, &e.legacy.tools_list);
+                    None
+                }
+            },
+            Ok(legacy::Method::ToolsCall) => call(out, e, &env, id, true, remaining),
+        };
+    }
+    match modern::admit(kept, &env, &e.frags, tools.is_some()) {
+        Err(err) => {
+            fail(out, e, &err, Some(id));
+            None
+        }
+        Ok(modern::Method::Discover) => {
+            reply(out, e, id, &e.frags.discover);
+            None
+        }
+        Ok(modern::Method::ToolsList) => {
+            match calls::list_params(env.params.as_ref()) {
+                Err(err) => fail(out, e, &err, Some(id)),
+                Ok(()) => reply(out, e, id, &e.frags.tools_list),
+            }
+            None
+        }
+        Ok(modern::Method::ToolsCall) => call(out, e, &env, id, false, remaining),
+    }
+}
+
+fn call(out: &mut Vec<u8>, e: &Inner, env: &Envelope<'_>, id: &[u8], legacy: bool, remaining: f64) -> Option<Pending> {
+    let tools = match &e.config.tools {
+        Some(t) => t,
+        None => unreachable!("tools/call is admitted only when tools are configured"),
+    };
+    match calls::call_params(env.params.as_ref()) {
+        Err(err) => {
+            fail(out, e, &err, Some(id));
+            None
+        }
+        Ok((name, arguments)) => {
+            let s = tools.call(&name.as_str(), arguments, remaining);
+            step(e, s, id, legacy, out)
+        }
+    }
+}
+
+fn step(e: &Inner, s: Step, id: &[u8], legacy: bool, out: &mut Vec<u8>) -> Option<Pending> {
+    match s {
+        Step::ProtocolError { status, code, message } => {
+            fail(out, e, &RpcError::new(status, code, message), Some(id));
+            None
+        }
+        Step::Complete(r) => {
+            calls::frame(out, &r, id, legacy, &e.frags, &e.config.limits);
+            None
+        }
+        Step::Call { instruction, state } => {
+            out.clear();
+            out.extend_from_slice(&instruction);
+            Some(Pending { call: state, id: id.to_vec(), legacy })
+        }
+    }
+}
+
+/// Valid notifications are accepted and discarded (202), unless a present `Mcp-Method` or
+/// `MCP-Protocol-Version` header contradicts the body.
+fn notification(out: &mut Vec<u8>, e: &Inner, kept: &Kept, env: &Envelope<'_>) {
+    let method_disagrees = matches!(&kept.method, Some(m) if env.method.as_str().as_bytes() != &**m);
+    let version_disagrees = match (&kept.version, env.params.as_ref().and_then(|p| meta(p))) {
+        (Some(v), Some(m)) => match m.get(PROTOCOL_VERSION_KEY) {
+            Some(Value::String(s)) => s.as_str().as_bytes() != &**v,
+            _ => false,
+        },
+        _ => false,
+    };
+    if method_disagrees || version_disagrees {
+        fail(out, e, &RpcError::new(400, HEADER_MISMATCH, errors::HEADERS_DISAGREE), None);
+    } else {
+        response::empty(out, 202, Timing::AfterBody);
+    }
+}

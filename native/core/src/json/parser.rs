@@ -1,0 +1,889 @@
+//! The push parser: a byte-level state machine over its own buffer that can stop after any byte.
+//!
+//! Each state runs a tight loop over as many bytes as it can (string content, digits, whitespace)
+//! and only returns to the dispatch at token boundaries or at the end of the fed bytes, where it
+//! suspends. The containers being parsed live on an explicit stack bounded by `max_depth`.
+use std::collections::BTreeSet;
+
+use super::document::{
+    next_sibling, Document, Node, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING,
+    T_STRING_ESC, T_TRUE,
+};
+use super::text::{
+    hex_value, span_hash, spans_equal, utf8_lead, DecodedBytes, BACKSLASH, CLASS, CONTROL, PLAIN,
+    QUOTE,
+};
+use super::JsonError;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    /// Expecting a value (root, after `:`, after `,` in an array).
+    Value,
+    /// After `[`: a value or `]`.
+    ArrayFirst,
+    /// After `{`: a member name or `}`.
+    ObjectFirst,
+    /// After `,` in an object: a member name.
+    ObjectKey,
+    /// After a member name: `:`.
+    Colon,
+    /// After a value inside a container: `,` or the closing bracket.
+    After,
+    /// The root value is complete: only whitespace may follow.
+    Done,
+    /// String content.
+    Str,
+    /// Inside a multi-byte UTF-8 sequence of a string.
+    Utf8,
+    /// After `\`.
+    Escape,
+    /// Inside the hex digits of `\u`.
+    EscapeHex,
+    /// After a high-surrogate escape: `\` of the low half.
+    LowBackslash,
+    /// After a high-surrogate escape and `\`: `u` of the low half.
+    LowU,
+    /// After `-`.
+    Minus,
+    /// After a leading `0`.
+    Zero,
+    /// Integer digits after `1`..`9`.
+    Int,
+    /// After `.`: a digit.
+    Dot,
+    /// Fraction digits.
+    Frac,
+    /// After `e`/`E`: a sign or digit.
+    Exp,
+    /// After the exponent sign: a digit.
+    ExpSign,
+    /// Exponent digits.
+    ExpDigits,
+    /// Inside `true`, `false` or `null`.
+    Literal,
+}
+
+/// Objects with more members than this detect duplicates with a hash table instead of a scan.
+const LINEAR_KEYS: usize = 8;
+
+/// Member-name index of an open object.
+enum Keys {
+    /// Few members: compare with the previous names in the arena.
+    Linear,
+    /// Open addressing over (decoded-name hash, key node index); node 0 (the root) marks empty.
+    Hash { slots: Vec<(u64, usize)>, used: usize, probes: usize },
+    /// Fallback when probe chains grow suspiciously long (crafted collisions): worst-case
+    /// O(log n) comparisons, at the cost of one copy of each decoded name.
+    Tree(BTreeSet<Vec<u8>>),
+}
+
+struct Frame {
+    node: usize,
+    object: bool,
+    count: usize,
+}
+
+/// Member names of the object open at one depth; kept per depth level, reset when an object opens.
+struct KeyIndex {
+    /// Fingerprints of the first `LINEAR_KEYS` names (`ESCAPED_FP` for names with escapes).
+    fps: [u64; LINEAR_KEYS],
+    keys: Keys,
+}
+
+/// Push parser; owns the body buffer. Feed chunks as they arrive, then `finish`.
+pub struct Parser {
+    buf: Vec<u8>,
+    /// Bytes of `buf` already consumed by the state machine.
+    pos: usize,
+    state: State,
+    /// The first error; every later call reports it again.
+    err: Option<JsonError>,
+    max_depth: u32,
+    nodes: Vec<Node>,
+    stack: Vec<Frame>,
+    /// `indexes[d]` belongs to the object at depth `d + 1` when that container is an object.
+    indexes: Vec<KeyIndex>,
+    /// Start of the current string content or number.
+    tok: usize,
+    tok_escaped: bool,
+    tok_key: bool,
+    tok_exp: bool,
+    hex: u32,
+    hex_digits: u8,
+    /// The pending high surrogate (0 = none) while its low half is expected.
+    high: u32,
+    utf8_need: u8,
+    utf8_lo: u8,
+    utf8_hi: u8,
+    literal: &'static [u8],
+    literal_i: usize,
+}
+
+impl Parser {
+    pub fn new(max_depth: u32) -> Parser {
+        Parser::with_capacity(max_depth, 0)
+    }
+
+    /// Like `new`, reserving room for a body of `bytes` bytes.
+    pub fn with_capacity(max_depth: u32, bytes: usize) -> Parser {
+        Parser {
+            buf: Vec::with_capacity(bytes),
+            pos: 0,
+            state: State::Value,
+            err: None,
+            max_depth,
+            nodes: Vec::with_capacity(bytes / 8),
+            stack: Vec::new(),
+            indexes: Vec::new(),
+            tok: 0,
+            tok_escaped: false,
+            tok_key: false,
+            tok_exp: false,
+            hex: 0,
+            hex_digits: 0,
+            high: 0,
+            utf8_need: 0,
+            utf8_lo: 0,
+            utf8_hi: 0,
+            literal: b"",
+            literal_i: 0,
+        }
+    }
+
+    /// Appends `chunk` and parses as far as it goes; reports the first error as soon as a byte
+    /// decides it (and again on every later call).
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), JsonError> {
+        if let Some(e) = self.err {
+            return Err(e);
+        }
+        self.buf.extend_from_slice(chunk);
+        let buf = std::mem::take(&mut self.buf);
+        let r = self.run(&buf, self.pos);
+        self.pos = buf.len();
+        self.buf = buf;
+        if let Err(e) = r {
+            self.err = Some(e);
+        }
+        r
+    }
+
+    /// The body is complete: the document, or why it is not acceptable JSON.
+    pub fn finish(mut self) -> Result<Document, JsonError> {
+        if let Some(e) = self.err {
+            return Err(e);
+        }
+        if self.stack.is_empty()
+            && matches!(self.state, State::Zero | State::Int | State::Frac | State::ExpDigits)
+        {
+            let buf = std::mem::take(&mut self.buf);
+            self.end_number(&buf, buf.len())?;
+            self.buf = buf;
+        }
+        if self.state != State::Done {
+            return Err(JsonError::Incomplete);
+        }
+        // Strings were validated byte by byte and everything else is ASCII, so this cannot fail.
+        let text = String::from_utf8(self.buf).map_err(|_| JsonError::Utf8)?;
+        Ok(Document::new(text, self.nodes))
+    }
+
+    fn run(&mut self, buf: &[u8], mut p: usize) -> Result<(), JsonError> {
+        let n = buf.len();
+        while p < n {
+            match self.state {
+                State::Value | State::ArrayFirst => {
+                    p = skip_ws(buf, p);
+                    if p == n {
+                        break;
+                    }
+                    let b = buf[p];
+                    p += 1;
+                    match b {
+                        b'"' => {
+                            self.tok = p;
+                            self.tok_escaped = false;
+                            self.tok_key = false;
+                            p = self.string(buf, p)?;
+                        }
+                        b'0' => {
+                            self.tok = p - 1;
+                            self.tok_exp = false;
+                            self.state = State::Zero;
+                        }
+                        b'1'..=b'9' => {
+                            self.tok = p - 1;
+                            self.tok_exp = false;
+                            p = self.int(buf, p)?;
+                        }
+                        b'-' => {
+                            self.tok = p - 1;
+                            self.tok_exp = false;
+                            self.state = State::Minus;
+                        }
+                        b'{' => self.open(true)?,
+                        b'[' => self.open(false)?,
+                        b't' => self.literal(b"true"),
+                        b'f' => self.literal(b"false"),
+                        b'n' => self.literal(b"null"),
+                        b']' if self.state == State::ArrayFirst => self.close()?,
+                        _ => return Err(JsonError::Syntax),
+                    }
+                }
+                State::ObjectFirst | State::ObjectKey => {
+                    p = skip_ws(buf, p);
+                    if p == n {
+                        break;
+                    }
+                    let b = buf[p];
+                    p += 1;
+                    if b == b'"' {
+                        self.tok = p;
+                        self.tok_escaped = false;
+                        self.tok_key = true;
+                        p = self.string(buf, p)?;
+                    } else if b == b'}' && self.state == State::ObjectFirst {
+                        self.close()?;
+                    } else {
+                        return Err(JsonError::Syntax);
+                    }
+                }
+                State::Colon => {
+                    p = skip_ws(buf, p);
+                    if p == n {
+                        break;
+                    }
+                    if buf[p] != b':' {
+                        return Err(JsonError::Syntax);
+                    }
+                    p += 1;
+                    self.state = State::Value;
+                }
+                State::After => {
+                    p = skip_ws(buf, p);
+                    if p == n {
+                        break;
+                    }
+                    let b = buf[p];
+                    p += 1;
+                    let object = match self.stack.last() {
+                        Some(f) => f.object,
+                        None => return Err(JsonError::Syntax),
+                    };
+                    match (b, object) {
+                        (b',', true) => self.state = State::ObjectKey,
+                        (b',', false) => self.state = State::Value,
+                        (b'}', true) | (b']', false) => self.close()?,
+                        _ => return Err(JsonError::Syntax),
+                    }
+                }
+                State::Done => {
+                    p = skip_ws(buf, p);
+                    if p < n {
+                        return Err(JsonError::Trailing);
+                    }
+                }
+                State::Str => p = self.string(buf, p)?,
+                State::Utf8 => {
+                    p = self.utf8_continue(buf, p)?;
+                    if self.utf8_need == 0 {
+                        p = self.string(buf, p)?;
+                    }
+                }
+                State::Escape => {
+                    let b = buf[p];
+                    p += 1;
+                    match b {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                            p = self.string(buf, p)?;
+                        }
+                        b'u' => {
+                            self.hex = 0;
+                            self.hex_digits = 0;
+                            self.state = State::EscapeHex;
+                        }
+                        _ => return Err(JsonError::Syntax),
+                    }
+                }
+                State::EscapeHex => {
+                    while p < n && self.hex_digits < 4 {
+                        let d = match hex_value(buf[p]) {
+                            Some(d) => d,
+                            None => return Err(JsonError::Syntax),
+                        };
+                        self.hex = (self.hex << 4) | d;
+                        self.hex_digits += 1;
+                        p += 1;
+                    }
+                    if self.hex_digits == 4 {
+                        let v = self.hex;
+                        let low = (0xDC00..=0xDFFF).contains(&v);
+                        if self.high != 0 {
+                            if !low {
+                                return Err(JsonError::LoneSurrogate);
+                            }
+                            self.high = 0;
+                            p = self.string(buf, p)?;
+                        } else if (0xD800..=0xDBFF).contains(&v) {
+                            self.high = v;
+                            self.state = State::LowBackslash;
+                        } else if low {
+                            return Err(JsonError::LoneSurrogate);
+                        } else {
+                            p = self.string(buf, p)?;
+                        }
+                    }
+                }
+                State::LowBackslash => {
+                    if buf[p] != b'\\' {
+                        return Err(JsonError::LoneSurrogate);
+                    }
+                    p += 1;
+                    self.state = State::LowU;
+                }
+                State::LowU => {
+                    if buf[p] != b'u' {
+                        return Err(JsonError::LoneSurrogate);
+                    }
+                    p += 1;
+                    self.hex = 0;
+                    self.hex_digits = 0;
+                    self.state = State::EscapeHex;
+                }
+                State::Minus => {
+                    let b = buf[p];
+                    p += 1;
+                    match b {
+                        b'0' => self.state = State::Zero,
+                        b'1'..=b'9' => p = self.int(buf, p)?,
+                        _ => return Err(JsonError::Syntax),
+                    }
+                }
+                State::Zero => p = self.after_int(buf, p)?,
+                State::Int => p = self.int(buf, p)?,
+                State::Dot => {
+                    if !buf[p].is_ascii_digit() {
+                        return Err(JsonError::Syntax);
+                    }
+                    p = self.frac(buf, p + 1)?;
+                }
+                State::Frac => p = self.frac(buf, p)?,
+                State::Exp => {
+                    let b = buf[p];
+                    p += 1;
+                    match b {
+                        b'+' | b'-' => self.state = State::ExpSign,
+                        b'0'..=b'9' => p = self.exp_digits(buf, p)?,
+                        _ => return Err(JsonError::Syntax),
+                    }
+                }
+                State::ExpSign => {
+                    if !buf[p].is_ascii_digit() {
+                        return Err(JsonError::Syntax);
+                    }
+                    p = self.exp_digits(buf, p + 1)?;
+                }
+                State::ExpDigits => p = self.exp_digits(buf, p)?,
+                State::Literal => {
+                    let lit = self.literal;
+                    while p < n && self.literal_i < lit.len() {
+                        if buf[p] != lit[self.literal_i] {
+                            return Err(JsonError::Syntax);
+                        }
+                        p += 1;
+                        self.literal_i += 1;
+                    }
+                    if self.literal_i == lit.len() {
+                        let tag = match lit[0] {
+                            b't' => T_TRUE,
+                            b'f' => T_FALSE,
+                            _ => T_NULL,
+                        };
+                        self.nodes.push(Node { tag, a: 0, b: 0 });
+                        self.value_done();
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn literal(&mut self, lit: &'static [u8]) {
+        self.literal = lit;
+        self.literal_i = 1;
+        self.state = State::Literal;
+    }
+
+    fn open(&mut self, object: bool) -> Result<(), JsonError> {
+        if self.stack.len() >= self.max_depth as usize {
+            return Err(JsonError::Depth);
+        }
+        let node = self.nodes.len();
+        self.nodes.push(Node { tag: if object { T_OBJECT } else { T_ARRAY }, a: 0, b: 0 });
+        if object {
+            let depth = self.stack.len();
+            if depth < self.indexes.len() {
+                self.indexes[depth].keys = Keys::Linear;
+            } else {
+                self.indexes.push(KeyIndex { fps: [0; LINEAR_KEYS], keys: Keys::Linear });
+            }
+        }
+        self.stack.push(Frame { node, object, count: 0 });
+        self.state = if object { State::ObjectFirst } else { State::ArrayFirst };
+        Ok(())
+    }
+
+    fn close(&mut self) -> Result<(), JsonError> {
+        let f = match self.stack.pop() {
+            Some(f) => f,
+            None => return Err(JsonError::Syntax),
+        };
+        let end = self.nodes.len();
+        let node = &mut self.nodes[f.node];
+        node.a = f.count;
+        node.b = end;
+        self.value_done();
+        Ok(())
+    }
+
+    #[inline]
+    fn value_done(&mut self) {
+        match self.stack.last_mut() {
+            Some(f) => {
+                f.count += 1;
+                self.state = State::After;
+            }
+            None => self.state = State::Done,
+        }
+    }
+
+    /// String content from `p` until the closing quote (then the string is complete) or the end of
+    /// the fed bytes (then the parser stays in `Str` or `Utf8`).
+    #[inline]
+    fn string(&mut self, buf: &[u8], mut p: usize) -> Result<usize, JsonError> {
+        let n = buf.len();
+        self.state = State::Str;
+        loop {
+            p = skip_plain(buf, p);
+            if p == n {
+                return Ok(p);
+            }
+            let b = buf[p];
+            p += 1;
+            match CLASS[b as usize] {
+                QUOTE => {
+                    self.end_string(buf, p - 1)?;
+                    return Ok(p);
+                }
+                BACKSLASH => {
+                    self.tok_escaped = true;
+                    self.state = State::Escape;
+                    return Ok(p);
+                }
+                CONTROL => return Err(JsonError::Syntax),
+                _ => {
+                    let (need, lo, hi) = match utf8_lead(b) {
+                        Some(x) => x,
+                        None => return Err(JsonError::Utf8),
+                    };
+                    self.utf8_need = need;
+                    self.utf8_lo = lo;
+                    self.utf8_hi = hi;
+                    p = self.utf8_continue(buf, p)?;
+                    if self.utf8_need != 0 {
+                        self.state = State::Utf8;
+                        return Ok(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Continuation bytes of the current UTF-8 sequence.
+    #[inline]
+    fn utf8_continue(&mut self, buf: &[u8], mut p: usize) -> Result<usize, JsonError> {
+        while self.utf8_need > 0 && p < buf.len() {
+            let c = buf[p];
+            if c < self.utf8_lo || c > self.utf8_hi {
+                return Err(JsonError::Utf8);
+            }
+            self.utf8_lo = 0x80;
+            self.utf8_hi = 0xBF;
+            self.utf8_need -= 1;
+            p += 1;
+        }
+        Ok(p)
+    }
+
+    fn end_string(&mut self, buf: &[u8], end: usize) -> Result<(), JsonError> {
+        let tag = if self.tok_escaped { T_STRING_ESC } else { T_STRING };
+        let idx = self.nodes.len();
+        self.nodes.push(Node { tag, a: self.tok, b: end });
+        if self.tok_key {
+            let depth = self.stack.len().wrapping_sub(1);
+            if let (Some(f), Some(index)) = (self.stack.last(), self.indexes.get_mut(depth)) {
+                check_key(f, index, &self.nodes, buf, idx)?;
+            }
+            self.state = State::Colon;
+        } else {
+            self.value_done();
+        }
+        Ok(())
+    }
+
+    /// Integer digits; then `.`, an exponent or the end of the number.
+    #[inline]
+    fn int(&mut self, buf: &[u8], mut p: usize) -> Result<usize, JsonError> {
+        while p < buf.len() && buf[p].is_ascii_digit() {
+            p += 1;
+        }
+        if p == buf.len() {
+            self.state = State::Int;
+            return Ok(p);
+        }
+        self.after_int(buf, p)
+    }
+
+    /// After the integer part, at a byte that is not a digit of it.
+    fn after_int(&mut self, buf: &[u8], p: usize) -> Result<usize, JsonError> {
+        match buf[p] {
+            b'.' => {
+                self.state = State::Dot;
+                Ok(p + 1)
+            }
+            b'e' | b'E' => {
+                self.tok_exp = true;
+                self.state = State::Exp;
+                Ok(p + 1)
+            }
+            _ => {
+                self.end_number(buf, p)?;
+                Ok(p)
+            }
+        }
+    }
+
+    fn frac(&mut self, buf: &[u8], mut p: usize) -> Result<usize, JsonError> {
+        while p < buf.len() && buf[p].is_ascii_digit() {
+            p += 1;
+        }
+        if p == buf.len() {
+            self.state = State::Frac;
+            return Ok(p);
+        }
+        if buf[p] == b'e' || buf[p] == b'E' {
+            self.tok_exp = true;
+            self.state = State::Exp;
+            return Ok(p + 1);
+        }
+        self.end_number(buf, p)?;
+        Ok(p)
+    }
+
+    fn exp_digits(&mut self, buf: &[u8], mut p: usize) -> Result<usize, JsonError> {
+        while p < buf.len() && buf[p].is_ascii_digit() {
+            p += 1;
+        }
+        if p == buf.len() {
+            self.state = State::ExpDigits;
+            return Ok(p);
+        }
+        self.end_number(buf, p)?;
+        Ok(p)
+    }
+
+    /// The number `tok..end` is complete (the byte at `end`, if any, is not consumed).
+    fn end_number(&mut self, buf: &[u8], end: usize) -> Result<(), JsonError> {
+        let span = &buf[self.tok..end];
+        if !surely_finite(span, self.tok_exp) {
+            let value = core::str::from_utf8(span).ok().and_then(|s| s.parse::<f64>().ok());
+            if !matches!(value, Some(v) if v.is_finite()) {
+                return Err(JsonError::NumberRange);
+            }
+        }
+        self.nodes.push(Node { tag: T_NUMBER, a: self.tok, b: end });
+        self.value_done();
+        Ok(())
+    }
+}
+
+/// Cheap sufficient test for a number being finite: it is below 10^(integer digits + exponent),
+/// and anything below 10^308 is. Otherwise the caller parses it.
+#[inline]
+fn surely_finite(span: &[u8], has_exp: bool) -> bool {
+    let digits = span.iter().take_while(|&&b| b != b'.' && b != b'e' && b != b'E').count();
+    if !has_exp {
+        return digits <= 300;
+    }
+    let e = match span.iter().rposition(|&b| b == b'e' || b == b'E') {
+        Some(e) => e,
+        None => return false,
+    };
+    let (negative, exp) = match span.get(e + 1) {
+        Some(b'-') => (true, &span[e + 2..]),
+        Some(b'+') => (false, &span[e + 2..]),
+        _ => (false, &span[e + 1..]),
+    };
+    if exp.len() > 4 {
+        return exp.iter().take(exp.len() - 4).all(|&b| b == b'0') && surely_finite_exp(digits, negative, &exp[exp.len() - 4..]);
+    }
+    surely_finite_exp(digits, negative, exp)
+}
+
+fn surely_finite_exp(digits: usize, negative: bool, exp: &[u8]) -> bool {
+    let value = exp.iter().fold(0i64, |acc, &b| acc * 10 + (b - b'0') as i64);
+    let magnitude = digits as i64 + if negative { -value } else { value };
+    digits <= 300 && magnitude <= 308
+}
+
+/// Parses a complete body.
+pub fn parse(bytes: &[u8], max_depth: u32) -> Result<Document, JsonError> {
+    let mut p = Parser::with_capacity(max_depth, bytes.len());
+    p.feed(bytes)?;
+    p.finish()
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Skips plain string bytes (not `"`, `\\`, a control byte or non-ASCII), 8 at a time.
+#[inline]
+fn skip_plain(buf: &[u8], mut p: usize) -> usize {
+    while p + 8 <= buf.len() {
+        let v = load8(buf, p);
+        let q = v ^ (ONES * b'"' as u64);
+        let s = v ^ (ONES * b'\\' as u64);
+        // A byte's high bit ends up set if it is `"` or `\\` (x - 1 borrows from zero), below 0x20
+        // (x - 0x20 borrows) or non-ASCII. Borrows only flag bytes above a real hit, so the lowest
+        // flagged byte is exact.
+        let hits = (q.wrapping_sub(ONES) | s.wrapping_sub(ONES) | v.wrapping_sub(ONES * 0x20) | v) & HIGHS;
+        if hits != 0 {
+            return p + (hits.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    while p < buf.len() && CLASS[buf[p] as usize] == PLAIN {
+        p += 1;
+    }
+    p
+}
+
+#[inline]
+fn skip_ws(buf: &[u8], mut p: usize) -> usize {
+    while p < buf.len() && matches!(buf[p], b' ' | b'\n' | b'\r' | b'\t') {
+        p += 1;
+    }
+    p
+}
+
+/// Checks the just-completed member name `key` of the object `f` against its earlier names.
+fn check_key(
+    f: &Frame,
+    index: &mut KeyIndex,
+    nodes: &[Node],
+    buf: &[u8],
+    key: usize,
+) -> Result<(), JsonError> {
+    let span = |idx: usize| {
+        let n = nodes[idx];
+        (&buf[n.a..n.b], n.tag == T_STRING_ESC)
+    };
+    let (kraw, kesc) = span(key);
+    if let Keys::Linear = index.keys {
+        if f.count < LINEAR_KEYS {
+            // Equal names have equal fingerprints unless escapes are involved; only a fingerprint
+            // match (or an escape) costs a walk to the earlier name and a real comparison.
+            let kn = nodes[key];
+            let fp = if kesc { ESCAPED_FP } else { fingerprint(buf, kn.a, kn.b) };
+            for j in 0..f.count {
+                let other = index.fps[j];
+                if other == fp || other == ESCAPED_FP || fp == ESCAPED_FP {
+                    let (raw, esc) = span(nth_key(nodes, f.node, j));
+                    if spans_equal(raw, esc, kraw, kesc) {
+                        return Err(JsonError::DuplicateKey);
+                    }
+                }
+            }
+            index.fps[f.count] = fp;
+            return Ok(());
+        }
+        // Switch to hashing: index the earlier names, which are known to be distinct.
+        let mut slots = vec![(0u64, 0usize); 64];
+        let mut k = f.node + 1;
+        for _ in 0..f.count {
+            let (raw, esc) = span(k);
+            let h = span_hash(raw, esc);
+            let mut i = h as usize & (slots.len() - 1);
+            while slots[i].1 != 0 {
+                i = (i + 1) & (slots.len() - 1);
+            }
+            slots[i] = (h, k);
+            k = next_sibling(nodes, k + 1);
+        }
+        index.keys = Keys::Hash { slots, used: f.count, probes: 0 };
+    }
+    let flood = match index.keys {
+        Keys::Hash { ref mut slots, ref mut used, ref mut probes } => {
+            let h = span_hash(kraw, kesc);
+            let mask = slots.len() - 1;
+            let mut i = h as usize & mask;
+            while slots[i].1 != 0 {
+                let (sh, sk) = slots[i];
+                if sh == h {
+                    let (raw, esc) = span(sk);
+                    if spans_equal(raw, esc, kraw, kesc) {
+                        return Err(JsonError::DuplicateKey);
+                    }
+                }
+                *probes += 1;
+                i = (i + 1) & mask;
+            }
+            slots[i] = (h, key);
+            *used += 1;
+            if *used * 2 > slots.len() {
+                grow(slots);
+            }
+            // Honest names average about one probe each; far more means crafted collisions.
+            *probes > 16 * *used + 1024
+        }
+        Keys::Tree(ref mut set) => {
+            if !set.insert(decoded(kraw, kesc)) {
+                return Err(JsonError::DuplicateKey);
+            }
+            false
+        }
+        Keys::Linear => false,
+    };
+    if flood {
+        // Every indexed name is distinct, so the set simply collects them.
+        let mut set = BTreeSet::new();
+        let mut k = f.node + 1;
+        for j in 0..=f.count {
+            let (raw, esc) = span(k);
+            set.insert(decoded(raw, esc));
+            if j < f.count {
+                k = next_sibling(nodes, k + 1);
+            }
+        }
+        index.keys = Keys::Tree(set);
+    }
+    Ok(())
+}
+
+/// Fingerprint marking a name with escapes: always compared in full.
+const ESCAPED_FP: u64 = u64::MAX;
+
+/// Length and up to 16 bytes (first and last 8) of the unescaped name `buf[a..b]`.
+#[inline]
+fn fingerprint(buf: &[u8], a: usize, b: usize) -> u64 {
+    let len = b - a;
+    let fp = if len >= 8 {
+        load8(buf, a) ^ load8(buf, b - 8).rotate_left(29)
+    } else if a + 8 <= buf.len() {
+        // Whole-word load, then drop the bytes past the name (the quote and what follows).
+        load8(buf, a) & ((1u64 << (8 * len)) - 1)
+    } else {
+        buf[a..b].iter().rev().fold(0u64, |acc, &x| (acc << 8) | x as u64)
+    };
+    // Clearing the top bit keeps the escape marker unambiguous.
+    (fp ^ ((len as u64) << 56)) & !(1 << 63)
+}
+
+#[inline]
+fn load8(buf: &[u8], p: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&buf[p..p + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// Node index of the `j`-th member name of the object at `obj`.
+fn nth_key(nodes: &[Node], obj: usize, j: usize) -> usize {
+    let mut k = obj + 1;
+    for _ in 0..j {
+        k = next_sibling(nodes, k + 1);
+    }
+    k
+}
+
+fn decoded(raw: &[u8], escaped: bool) -> Vec<u8> {
+    if escaped {
+        DecodedBytes::new(raw).collect()
+    } else {
+        raw.to_vec()
+    }
+}
+
+fn grow(slots: &mut Vec<(u64, usize)>) {
+    let mut bigger = vec![(0u64, 0usize); slots.len() * 2];
+    let mask = bigger.len() - 1;
+    for &(h, k) in slots.iter() {
+        if k != 0 {
+            let mut i = h as usize & mask;
+            while bigger[i].1 != 0 {
+                i = (i + 1) & mask;
+            }
+            bigger[i] = (h, k);
+        }
+    }
+    *slots = bigger;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use JsonError::DuplicateKey;
+
+    const DEPTH: u32 = 32;
+
+    #[test]
+    fn crafted_collisions_switch_to_the_tree_index() {
+        // Names whose FNV hashes share their low bits collide in the table; enough of them make the
+        // object switch to the tree index, which must still see every earlier name.
+        let mut names = Vec::new();
+        let mut i = 0u32;
+        while names.len() < 3000 {
+            let name = format!("n{}", i);
+            if span_hash(name.as_bytes(), false) & 0xFFF == 0 {
+                names.push(name);
+            }
+            i += 1;
+        }
+        let body = |extra: Option<&str>| {
+            let mut s = String::from("{");
+            for (k, n) in names.iter().enumerate() {
+                s.push_str(&format!("{}\"{}\":{}", if k > 0 { "," } else { "" }, n, k));
+            }
+            if let Some(e) = extra {
+                s.push_str(&format!(",\"{}\":0", e));
+            }
+            s.push('}');
+            s
+        };
+        assert!(parse(body(None).as_bytes(), DEPTH).is_ok());
+        let open = body(None);
+        let mut p = Parser::new(DEPTH);
+        p.feed(&open.as_bytes()[..open.len() - 1]).unwrap();
+        assert!(matches!(p.indexes[0].keys, Keys::Tree(_)));
+        let first = names[0].clone();
+        let escaped_last = format!("\\u006e{}", &names[names.len() - 1][1..]);
+        assert_eq!(parse(body(Some(&first)).as_bytes(), DEPTH).map(|_| ()), Err(DuplicateKey));
+        assert_eq!(parse(body(Some(&escaped_last)).as_bytes(), DEPTH).map(|_| ()), Err(DuplicateKey));
+    }
+
+    #[test]
+    fn honest_big_objects_stay_hashed() {
+        let mut s = String::from("{");
+        for i in 0..10_000 {
+            s.push_str(&format!("{}\"key{}\":{}", if i > 0 { "," } else { "" }, i, i));
+        }
+        let mut p = Parser::new(DEPTH);
+        p.feed(s.as_bytes()).unwrap();
+        assert!(matches!(p.indexes[0].keys, Keys::Hash { .. }));
+    }
+
+    #[test]
+    fn finiteness_shortcut_is_sound() {
+        for (num, sure) in [("1e307", true), ("9e306", true), ("1e308", false), ("123e305", true), ("1234e305", false), ("1e-999", true), ("1.5e-3", true), ("0e00000", true), ("12", true)] {
+            assert_eq!(surely_finite(num.as_bytes(), num.contains('e')), sure, "{}", num);
+        }
+    }
+}

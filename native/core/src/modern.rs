@@ -1,0 +1,170 @@
+//! The strict 2026-07-28 path, in the seed's order: header presence, `_meta` validation, header/body
+//! agreement, revision, `Mcp-Name` agreement, then the method allowlist.
+use std::borrow::Cow;
+
+use crate::discover::{unsupported_data, Fragments, MODERN_REVISION};
+use crate::envelope::{meta, Envelope, CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
+use crate::errors::{self, RpcError, HEADER_MISMATCH, INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_VERSION};
+use crate::head::Kept;
+use crate::json::Value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    Discover,
+    ToolsList,
+    ToolsCall,
+}
+
+/// The params member an `Mcp-Name` header mirrors, for the methods that require one.
+fn named_member(method: &str) -> Option<&'static str> {
+    match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    }
+}
+
+pub fn admit(kept: &Kept, env: &Envelope<'_>, frags: &Fragments, tools: bool) -> Result<Method, RpcError> {
+    let method = env.method.as_str();
+    let named = named_member(&method);
+    let (version_header, method_header) = match (&kept.version, &kept.method) {
+        (Some(v), Some(m)) => (v, m),
+        _ => return Err(RpcError::new(400, HEADER_MISMATCH, errors::HEADERS_MISSING)),
+    };
+    if named.is_some() && kept.name.is_none() {
+        return Err(RpcError::new(400, HEADER_MISMATCH, errors::NAME_MISSING));
+    }
+
+    let meta_missing = || RpcError::new(400, INVALID_PARAMS, errors::META_MISSING);
+    let params = env.params.as_ref().ok_or_else(meta_missing)?;
+    let m = meta(params).ok_or_else(meta_missing)?;
+    let version = match m.get(PROTOCOL_VERSION_KEY) {
+        Some(Value::String(s)) => s,
+        _ => return Err(meta_missing()),
+    };
+    if !matches!(m.get(CLIENT_CAPABILITIES_KEY), Some(Value::Object(_))) {
+        return Err(meta_missing());
+    }
+    let version = version.as_str();
+
+    if version.as_bytes() != &**version_header || method.as_bytes() != &**method_header {
+        return Err(RpcError::new(400, HEADER_MISMATCH, errors::HEADERS_DISAGREE));
+    }
+
+    if version != MODERN_REVISION {
+        let mut e = RpcError::new(400, UNSUPPORTED_VERSION, errors::UNSUPPORTED);
+        e.data = Some(unsupported_data(&frags.unsupported_prefix, Some(&version)));
+        return Err(e);
+    }
+
+    if let (Some(member), Some(header)) = (named, &kept.name) {
+        let decoded = decode_name(header).ok_or_else(|| RpcError::new(400, HEADER_MISMATCH, errors::NAME_MALFORMED))?;
+        let agrees = match params.get(member) {
+            Some(Value::String(s)) => s.as_str().as_bytes() == &*decoded,
+            _ => false,
+        };
+        if !agrees {
+            return Err(RpcError::new(400, HEADER_MISMATCH, errors::NAME_DISAGREES));
+        }
+    }
+
+    match &*method {
+        "server/discover" => Ok(Method::Discover),
+        "tools/list" if tools => Ok(Method::ToolsList),
+        "tools/call" if tools => Ok(Method::ToolsCall),
+        _ => Err(RpcError::new(404, METHOD_NOT_FOUND, errors::NOT_FOUND)),
+    }
+}
+
+/// Whether the request carries anything of the modern envelope: a `_meta` protocolVersion key, an
+/// `Mcp-Method`/`Mcp-Name` header, or an `MCP-Protocol-Version` header naming no legacy revision.
+/// Such requests are never downgraded to the legacy profile.
+pub fn is_modern(kept: &Kept, env: &Envelope<'_>) -> bool {
+    const LEGACY: [&[u8]; 4] = [b"2024-11-05", b"2025-03-26", b"2025-06-18", b"2025-11-25"];
+    let meta_key = env.params.as_ref().and_then(|p| meta(p).map(|m| m.get(PROTOCOL_VERSION_KEY).is_some()));
+    meta_key == Some(true)
+        || kept.method.is_some()
+        || kept.name.is_some()
+        || matches!(&kept.version, Some(v) if !LEGACY.contains(&&**v))
+}
+
+/// `Mcp-Name`: plain visible ASCII, or `=?base64?<base64 of UTF-8>?=`.
+pub fn decode_name(v: &[u8]) -> Option<Cow<'_, [u8]>> {
+    const PREFIX: &[u8] = b"=?base64?";
+    if v.len() >= PREFIX.len() + 2 && v[..PREFIX.len()].eq_ignore_ascii_case(PREFIX) && v.ends_with(b"?=") {
+        let bytes = base64(&v[PREFIX.len()..v.len() - 2])?;
+        std::str::from_utf8(&bytes).ok()?;
+        return Some(Cow::Owned(bytes));
+    }
+    if v.iter().all(|&b| (0x20..0x7f).contains(&b)) {
+        Some(Cow::Borrowed(v))
+    } else {
+        None
+    }
+}
+
+/// Standard base64, padding optional, non-zero trailing bits refused.
+fn base64(s: &[u8]) -> Option<Vec<u8>> {
+    fn val(c: u8) -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    }
+    let body = if s.len() & 3 == 0 {
+        s.strip_suffix(b"==").or_else(|| s.strip_suffix(b"=")).unwrap_or(s)
+    } else {
+        s
+    };
+    if body.len() & 3 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(body.len() * 3 / 4);
+    for chunk in body.chunks(4) {
+        let mut acc = 0u32;
+        for &c in chunk {
+            acc = acc << 6 | val(c)?;
+        }
+        match chunk.len() {
+            4 => out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]),
+            3 => {
+                if acc & 0x3 != 0 {
+                    return None;
+                }
+                out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]);
+            }
+            _ => {
+                if acc & 0xf != 0 {
+                    return None;
+                }
+                out.push((acc >> 4) as u8);
+            }
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_plain_and_encoded() {
+        assert_eq!(decode_name(b"echo").as_deref(), Some(&b"echo"[..]));
+        assert_eq!(decode_name(b"a b").as_deref(), Some(&b"a b"[..]));
+        assert_eq!(decode_name("=?base64?w6ljaG8=?=".as_bytes()).as_deref(), Some("écho".as_bytes()));
+        assert_eq!(decode_name("=?BASE64?w6ljaG8?=".as_bytes()).as_deref(), Some("écho".as_bytes()));
+        assert_eq!(decode_name(b"=?base64?ZWNobw==?=").as_deref(), Some(&b"echo"[..]));
+        assert_eq!(decode_name(b"=?base64??=").as_deref(), Some(&b""[..]));
+        assert!(decode_name(b"=?base64?!!!!?=").is_none());
+        assert!(decode_name(b"=?base64?/w==?=").is_none(), "not UTF-8");
+        assert!(decode_name(b"=?base64?ZWNobx==?=").is_none(), "trailing bits");
+        assert!(decode_name(b"=?base64?Z?=").is_none());
+        assert!(decode_name("é".as_bytes()).is_none());
+        assert!(decode_name(b"a\x01").is_none());
+    }
+}

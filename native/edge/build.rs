@@ -1,0 +1,33 @@
+//! Embeds the engine configuration (docs/contracts.md §4) compiled by the TypeScript build from the
+//! edge router module. `PULSE_EDGE_CONFIG` names the file; without it `generated/config.json` is used
+//! when present, else a configuration without tools, so a clean clone still builds and tests.
+use std::path::PathBuf;
+use std::{env, fs};
+
+const DEFAULT: &str = r#"{"path":"/mcp","allowedOrigins":[],"serverInfo":{"name":"pulse-edge","version":"0.1.0"},"limits":{"requestBytes":65536,"responseBytes":1048576,"depth":32,"deadlineMs":10000,"toolResultBytes":1048576},"legacyProtocol":null,"tools":null}"#;
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=PULSE_EDGE_CONFIG");
+    let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let source = match env::var("PULSE_EDGE_CONFIG") {
+        Ok(p) => Some(PathBuf::from(p)),
+        Err(_) => {
+            let p = manifest_dir.join("generated").join("config.json");
+            println!("cargo:rerun-if-changed={}", p.display());
+            if p.exists() {
+                Some(p)
+            } else {
+                None
+            }
+        }
+    };
+    let text = match source {
+        Some(p) => {
+            println!("cargo:rerun-if-changed={}", p.display());
+            fs::read_to_string(&p).expect("the edge configuration file is readable UTF-8")
+        }
+        None => DEFAULT.to_string(),
+    };
+    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("config.json");
+    fs::write(out, text).expect("OUT_DIR is writable");
+}

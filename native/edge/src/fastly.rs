@@ -1,0 +1,277 @@
+//! Thin bindings to the Fastly Compute hostcalls this service uses, as declared by the witx files of
+//! the compute-at-edge ABI (fastly's Viceroy repository, `wasm_abi/compute-at-edge-abi`). Lowering:
+//! handles and enums are `u32`, a `(list u8)`/`string` is pointer + length, every `expected` result is
+//! written through trailing out-pointers, and the return value is the `fastly_status`.
+//!
+//! The safe wrappers below are the only callers of the raw imports.
+
+pub type Handle = u32;
+pub const INVALID: Handle = u32::MAX;
+
+/// `$fastly_status` values this service distinguishes.
+pub const OK: u32 = 0;
+pub const BUFLEN: u32 = 4;
+pub const NONE: u32 = 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Status(pub u32);
+
+fn check(status: u32) -> Result<(), Status> {
+    if status == OK {
+        Ok(())
+    } else {
+        Err(Status(status))
+    }
+}
+
+mod raw {
+    use super::Handle;
+
+    #[link(wasm_import_module = "fastly_abi")]
+    extern "C" {
+        pub fn init(abi_version: u64) -> u32;
+    }
+
+    #[link(wasm_import_module = "fastly_http_req")]
+    extern "C" {
+        pub fn body_downstream_get(req_out: *mut Handle, body_out: *mut Handle) -> u32;
+        #[link_name = "new"]
+        pub fn req_new(req_out: *mut Handle) -> u32;
+        pub fn method_get(req: Handle, buf: *mut u8, buf_len: usize, nwritten_out: *mut usize) -> u32;
+        pub fn method_set(req: Handle, method: *const u8, method_len: usize) -> u32;
+        pub fn uri_get(req: Handle, buf: *mut u8, buf_len: usize, nwritten_out: *mut usize) -> u32;
+        pub fn uri_set(req: Handle, uri: *const u8, uri_len: usize) -> u32;
+        pub fn header_names_get(req: Handle, buf: *mut u8, buf_len: usize, cursor: u32, ending_cursor_out: *mut i64, nwritten_out: *mut usize) -> u32;
+        pub fn header_values_get(
+            req: Handle,
+            name: *const u8,
+            name_len: usize,
+            buf: *mut u8,
+            buf_len: usize,
+            cursor: u32,
+            ending_cursor_out: *mut i64,
+            nwritten_out: *mut usize,
+        ) -> u32;
+        pub fn header_append(req: Handle, name: *const u8, name_len: usize, value: *const u8, value_len: usize) -> u32;
+        pub fn send_async(req: Handle, body: Handle, backend: *const u8, backend_len: usize, pending_out: *mut Handle) -> u32;
+        pub fn pending_req_wait(pending: Handle, resp_out: *mut Handle, body_out: *mut Handle) -> u32;
+    }
+
+    #[link(wasm_import_module = "fastly_http_body")]
+    extern "C" {
+        #[link_name = "new"]
+        pub fn body_new(body_out: *mut Handle) -> u32;
+        pub fn read(body: Handle, buf: *mut u8, buf_len: usize, nread_out: *mut usize) -> u32;
+        pub fn write(body: Handle, buf: *const u8, buf_len: usize, end: u32, nwritten_out: *mut usize) -> u32;
+    }
+
+    #[link(wasm_import_module = "fastly_http_resp")]
+    extern "C" {
+        #[link_name = "new"]
+        pub fn resp_new(resp_out: *mut Handle) -> u32;
+        pub fn status_set(resp: Handle, status: u32) -> u32;
+        pub fn status_get(resp: Handle, status_out: *mut u16) -> u32;
+        #[link_name = "header_append"]
+        pub fn resp_header_append(resp: Handle, name: *const u8, name_len: usize, value: *const u8, value_len: usize) -> u32;
+        pub fn send_downstream(resp: Handle, body: Handle, streaming: u32) -> u32;
+    }
+
+    #[link(wasm_import_module = "fastly_async_io")]
+    extern "C" {
+        pub fn select(handles: *const Handle, handles_len: usize, timeout_ms: u32, ready_idx_out: *mut u32) -> u32;
+    }
+}
+
+/// Declares the ABI version (Viceroy's `ABI_VERSION` is 1).
+pub fn init() {
+    // SAFETY: plain value argument; the hostcall touches no guest memory.
+    let _ = unsafe { raw::init(1) };
+}
+
+pub fn downstream() -> Result<(Handle, Handle), Status> {
+    let (mut req, mut body) = (INVALID, INVALID);
+    // SAFETY: both out-pointers are valid, aligned locals for the duration of the call.
+    check(unsafe { raw::body_downstream_get(&mut req, &mut body) })?;
+    Ok((req, body))
+}
+
+/// Reads a value through a `(buf, buf_len, nwritten_out)` getter, growing the buffer when the host
+/// reports `buflen` with the size it needs, up to `max` bytes.
+fn grow_get(max: usize, mut f: impl FnMut(*mut u8, usize, *mut usize) -> u32) -> Result<Vec<u8>, Status> {
+    let mut cap = 256;
+    loop {
+        let mut buf = vec![0u8; cap];
+        let mut n = 0usize;
+        match f(buf.as_mut_ptr(), buf.len(), &mut n) {
+            OK => {
+                buf.truncate(n.min(cap));
+                return Ok(buf);
+            }
+            BUFLEN if n > cap && n <= max => cap = n,
+            BUFLEN if cap < max => cap = (cap * 4).min(max),
+            s => return Err(Status(s)),
+        }
+    }
+}
+
+pub fn method(req: Handle) -> Result<Vec<u8>, Status> {
+    // SAFETY: `grow_get` passes a live buffer of `len` bytes and a valid `usize` out-pointer.
+    grow_get(1024, |p, len, n| unsafe { raw::method_get(req, p, len, n) })
+}
+
+pub fn uri(req: Handle) -> Result<Vec<u8>, Status> {
+    // SAFETY: as for `method`.
+    grow_get(16 * 1024, |p, len, n| unsafe { raw::uri_get(req, p, len, n) })
+}
+
+/// Runs the multi-value cursor protocol: NUL-terminated items, ending cursor `-1` when done.
+fn multi(mut f: impl FnMut(*mut u8, usize, u32, *mut i64, *mut usize) -> u32) -> Result<Vec<Vec<u8>>, Status> {
+    let mut items = Vec::new();
+    let mut cursor = 0u32;
+    let mut cap = 4096;
+    loop {
+        let mut buf = vec![0u8; cap];
+        let mut ending = -1i64;
+        let mut n = 0usize;
+        match f(buf.as_mut_ptr(), buf.len(), cursor, &mut ending, &mut n) {
+            OK => {}
+            BUFLEN if n > cap && n <= 1 << 20 => {
+                cap = n;
+                continue;
+            }
+            s => return Err(Status(s)),
+        }
+        for item in buf[..n.min(cap)].split(|&b| b == 0) {
+            items.push(item.to_vec());
+        }
+        // `split` yields one empty piece after the final terminator.
+        if n > 0 {
+            items.pop();
+        }
+        if ending < 0 {
+            return Ok(items);
+        }
+        let next = ending as u32;
+        if next <= cursor {
+            return Err(Status(BUFLEN));
+        }
+        cursor = next;
+    }
+}
+
+pub fn header_names(req: Handle) -> Result<Vec<Vec<u8>>, Status> {
+    // SAFETY: `multi` passes a live buffer of `len` bytes and valid, aligned out-pointers.
+    multi(|p, len, cur, end, n| unsafe { raw::header_names_get(req, p, len, cur, end, n) })
+}
+
+pub fn header_values(req: Handle, name: &[u8]) -> Result<Vec<Vec<u8>>, Status> {
+    // SAFETY: `name` is a live slice; the rest as for `header_names`.
+    let r = multi(|p, len, cur, end, n| unsafe { raw::header_values_get(req, name.as_ptr(), name.len(), p, len, cur, end, n) });
+    match r {
+        Err(Status(NONE)) => Ok(Vec::new()),
+        other => other,
+    }
+}
+
+pub fn request_new() -> Result<Handle, Status> {
+    let mut h = INVALID;
+    // SAFETY: valid out-pointer.
+    check(unsafe { raw::req_new(&mut h) })?;
+    Ok(h)
+}
+
+pub fn request_method_set(req: Handle, method: &str) -> Result<(), Status> {
+    // SAFETY: pointer and length come from one live `&str`.
+    check(unsafe { raw::method_set(req, method.as_ptr(), method.len()) })
+}
+
+pub fn request_uri_set(req: Handle, uri: &str) -> Result<(), Status> {
+    // SAFETY: pointer and length come from one live `&str`.
+    check(unsafe { raw::uri_set(req, uri.as_ptr(), uri.len()) })
+}
+
+pub fn request_header_append(req: Handle, name: &str, value: &str) -> Result<(), Status> {
+    // SAFETY: both pointer/length pairs come from live `&str`s.
+    check(unsafe { raw::header_append(req, name.as_ptr(), name.len(), value.as_ptr(), value.len()) })
+}
+
+pub fn send_async(req: Handle, body: Handle, backend: &str) -> Result<Handle, Status> {
+    let mut pending = INVALID;
+    // SAFETY: `backend` is a live `&str`; valid out-pointer.
+    check(unsafe { raw::send_async(req, body, backend.as_ptr(), backend.len(), &mut pending) })?;
+    Ok(pending)
+}
+
+pub fn pending_wait(pending: Handle) -> Result<(Handle, Handle), Status> {
+    let (mut resp, mut body) = (INVALID, INVALID);
+    // SAFETY: valid out-pointers.
+    check(unsafe { raw::pending_req_wait(pending, &mut resp, &mut body) })?;
+    Ok((resp, body))
+}
+
+pub fn body_new() -> Result<Handle, Status> {
+    let mut h = INVALID;
+    // SAFETY: valid out-pointer.
+    check(unsafe { raw::body_new(&mut h) })?;
+    Ok(h)
+}
+
+/// Reads up to `buf.len()` bytes; `Ok(0)` is the end of the body.
+pub fn body_read(body: Handle, buf: &mut [u8]) -> Result<usize, Status> {
+    let mut n = 0usize;
+    // SAFETY: `buf` is a live, writable slice of `buf.len()` bytes; valid out-pointer.
+    check(unsafe { raw::read(body, buf.as_mut_ptr(), buf.len(), &mut n) })?;
+    Ok(n.min(buf.len()))
+}
+
+/// Appends all of `data` to the back of the body.
+pub fn body_write_all(body: Handle, mut data: &[u8]) -> Result<(), Status> {
+    while !data.is_empty() {
+        let mut n = 0usize;
+        // SAFETY: `data` is a live slice; valid out-pointer; `end = 0` is `$back`.
+        check(unsafe { raw::write(body, data.as_ptr(), data.len(), 0, &mut n) })?;
+        if n == 0 {
+            return Err(Status(1));
+        }
+        data = &data[n.min(data.len())..];
+    }
+    Ok(())
+}
+
+pub fn response_new() -> Result<Handle, Status> {
+    let mut h = INVALID;
+    // SAFETY: valid out-pointer.
+    check(unsafe { raw::resp_new(&mut h) })?;
+    Ok(h)
+}
+
+pub fn response_status_set(resp: Handle, status: u16) -> Result<(), Status> {
+    // SAFETY: plain value arguments.
+    check(unsafe { raw::status_set(resp, u32::from(status)) })
+}
+
+pub fn response_status(resp: Handle) -> Result<u16, Status> {
+    let mut s = 0u16;
+    // SAFETY: valid, aligned `u16` out-pointer.
+    check(unsafe { raw::status_get(resp, &mut s) })?;
+    Ok(s)
+}
+
+pub fn response_header_append(resp: Handle, name: &[u8], value: &[u8]) -> Result<(), Status> {
+    // SAFETY: both pointer/length pairs come from live slices.
+    check(unsafe { raw::resp_header_append(resp, name.as_ptr(), name.len(), value.as_ptr(), value.len()) })
+}
+
+pub fn send_downstream(resp: Handle, body: Handle) -> Result<(), Status> {
+    // SAFETY: plain value arguments; `streaming = 0` sends the complete body.
+    check(unsafe { raw::send_downstream(resp, body, 0) })
+}
+
+/// Waits until one of `handles` is ready or `timeout_ms` passes (`None`). `timeout_ms` must be ≥ 1:
+/// the ABI reads 0 as "no timeout".
+pub fn select(handles: &[Handle], timeout_ms: u32) -> Result<Option<usize>, Status> {
+    let mut idx = u32::MAX;
+    // SAFETY: `handles` is a live slice of `u32`s; valid out-pointer.
+    check(unsafe { raw::select(handles.as_ptr(), handles.len(), timeout_ms.max(1), &mut idx) })?;
+    Ok(if idx == u32::MAX { None } else { Some(idx as usize) })
+}

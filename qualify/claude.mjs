@@ -1,0 +1,69 @@
+// Driver for Claude Code 2.1.332 (native executable from qualify/node_modules),
+// run headless with an isolated HOME, no login and no model turn.
+import fs from 'node:fs';
+import path from 'node:path';
+import { run } from './lib.mjs';
+
+export const TOKEN_VAR = 'PULSE_QUALIFY_TOKEN';
+
+export function claudeBin(qualifyDir) {
+  return path.join(qualifyDir, 'node_modules', '.bin', 'claude');
+}
+
+/** A minimal environment: nothing from the caller's shell (keys, proxies, config) leaks in. */
+export function claudeEnv(home, token) {
+  return {
+    PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1',
+    [TOKEN_VAR]: token,
+  };
+}
+
+export async function version(bin, home) {
+  const r = await run(bin, ['--version'], { env: claudeEnv(home, ''), cwd: home, timeoutMs: 15_000 });
+  const m = /^(\S+) \(Claude Code\)/m.exec(r.stdout);
+  if (!m) throw new Error(`claude --version printed no version (exit ${r.code})`);
+  return m[1];
+}
+
+/**
+ * `claude mcp add --transport http NAME URL --header 'Authorization: Bearer ${VAR}'`
+ * in a fresh project folder, then `claude mcp list`. Its exit code is 0 even
+ * when the server fails, so the verdict is the status printed on NAME's line.
+ */
+export async function addAndList({ bin, home, token, name, url }) {
+  const project = path.join(home, `project-${name}`);
+  fs.mkdirSync(project, { recursive: true });
+  const env = claudeEnv(home, token);
+  const add = await run(bin, ['mcp', 'add', '--transport', 'http', name, url, '--header', `Authorization: Bearer \${${TOKEN_VAR}}`],
+    { env, cwd: project, timeoutMs: 20_000 });
+  if (add.code !== 0 || !/Added HTTP MCP server/.test(add.stdout)) {
+    throw new Error(`claude mcp add failed (exit ${add.code}${add.timedOut ? ', timed out' : ''})`);
+  }
+  // The header must be stored as the literal ${VAR} and expanded only when connecting.
+  const stored = fs.readFileSync(path.join(home, '.claude.json'), 'utf8');
+  const storedLiteral = stored.includes(`\${${TOKEN_VAR}}`) && !stored.includes(token);
+  const list = await run(bin, ['mcp', 'list'], { env, cwd: project, timeoutMs: 30_000 });
+  const line = list.stdout.split(/\r?\n/).find((l) => l.startsWith(`${name}: `)) ?? '';
+  const status = line.includes('✔ Connected') ? '✔ Connected' : (line.split(' - ').slice(1).join(' - ').trim() || `no status line (exit ${list.code}${list.timedOut ? ', timed out' : ''})`);
+  return { project, env, storedLiteral, status, connected: status === '✔ Connected', listMs: Math.round(list.ms) };
+}
+
+/**
+ * `claude -p` with stream-json prints its `system/init` event (connected MCP
+ * servers and their tool names) before it stops at "Not logged in"; no model
+ * is reached. Returns the tool names Claude Code registered for NAME.
+ */
+export async function initToolNames({ bin, project, env, name }) {
+  const r = await run(bin, ['-p', 'qualify', '--output-format', 'stream-json', '--verbose'], { env, cwd: project, timeoutMs: 30_000 });
+  for (const line of r.stdout.split(/\r?\n/)) {
+    let ev;
+    try { ev = JSON.parse(line); } catch { continue; }
+    if (ev.type === 'system' && ev.subtype === 'init') {
+      const server = (ev.mcp_servers ?? []).find((s) => s.name === name);
+      const prefix = `mcp__${name}__`;
+      return { status: server?.status ?? 'absent', tools: (ev.tools ?? []).filter((t) => t.startsWith(prefix)).map((t) => t.slice(prefix.length)) };
+    }
+  }
+  throw new Error(`claude -p printed no init event (exit ${r.code}${r.timedOut ? ', timed out' : ''})`);
+}

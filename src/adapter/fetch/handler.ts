@@ -1,0 +1,80 @@
+/**
+ * The Fetch host: `Request` in, `Response` out (workerd, Deno, Bun, Node's fetch servers, Fastly JS).
+ * Only translation lives here; the core decides every status and header.
+ */
+import { Engine, internalError, type HeaderPair, type RespondAction } from '../../core/engine';
+import { drive, type BodySource, type Departure, type ReadResult } from '../../core/driver';
+import { resolveOptions, type McpHttpOptions } from '../../options';
+
+export interface McpHttpHandler {
+  fetch(request: Request): Promise<Response>;
+}
+
+const DONE: ReadResult = { done: true };
+const FAILED: ReadResult = { error: true };
+
+function bodySource(stream: ReadableStream<Uint8Array>): BodySource {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return {
+    async read(): Promise<ReadResult> {
+      try {
+        reader ??= stream.getReader();
+        const { done, value } = await reader.read();
+        return done ? DONE : { done: false, chunk: value };
+      } catch {
+        return FAILED;
+      }
+    },
+    cancel(): void {
+      // Not awaited: cleanup never waits on an uncooperative source's cancel promise.
+      try {
+        (reader ?? stream).cancel().catch(() => undefined);
+      } catch {
+        // Already released or locked elsewhere; nothing left to free.
+      }
+    },
+  };
+}
+
+function departureOf(signal: AbortSignal | undefined): { departure: Departure | undefined; detach(): void } {
+  if (signal === undefined || typeof signal.addEventListener !== 'function') return { departure: undefined, detach() {} };
+  let resolve!: () => void;
+  const state = { gone: signal.aborted, promise: new Promise<void>((r) => (resolve = r)) };
+  const onAbort = (): void => {
+    state.gone = true;
+    resolve();
+  };
+  if (state.gone) resolve();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return { departure: state, detach: () => signal.removeEventListener('abort', onAbort) };
+}
+
+function toResponse(action: RespondAction): Response {
+  const headers: HeaderPair[] = action.headers.slice();
+  // 1xx/204/304 cannot carry a body; the core sends none for them anyway.
+  const body = action.body.length > 0 ? (action.body as Uint8Array<ArrayBuffer>) : null;
+  return new Response(body, { status: action.status, headers: headers as [string, string][] });
+}
+
+export function createMcpHttpHandler(options?: McpHttpOptions): McpHttpHandler {
+  const resolved = resolveOptions(options);
+  const engine = Engine.create(resolved.configJson, resolved.core);
+  const driverOptions = { handlers: resolved.handlers };
+  return {
+    async fetch(request: Request): Promise<Response> {
+      const { departure, detach } = departureOf(request.signal);
+      try {
+        const url = new URL(request.url);
+        const headers: HeaderPair[] = [];
+        request.headers.forEach((value, name) => headers.push([name, value]));
+        const body = request.body === null ? null : bodySource(request.body);
+        const outcome = await drive(engine, { method: request.method, target: url.pathname + url.search, headers }, body, departure, driverOptions);
+        return toResponse(outcome.response);
+      } catch {
+        return toResponse(internalError());
+      } finally {
+        detach();
+      }
+    },
+  };
+}

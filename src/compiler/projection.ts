@@ -1,0 +1,182 @@
+/**
+ * Codec descriptors → (a) the core's codec program and (b) the JSON Schema 2020-12 projection.
+ * Both walk fields in `Object.keys` order, which is the declared order the core encodes.
+ */
+import type { CodecDescriptor } from '../router/codec-types';
+import { fail } from './errors';
+import type { CodecProgram, ProgramNode } from './types';
+
+export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+export const MAX_PROJECTION_NODES = 4096;
+export const MAX_PROJECTION_LEVELS = 24;
+
+const I32_MIN = -2147483648;
+const I32_MAX = 2147483647;
+const U32_MAX = 4294967295;
+
+export type Direction = 'input' | 'output';
+
+export interface Projection {
+  readonly schema: Record<string, unknown>;
+  /** Subschema objects in the projection. */
+  readonly nodes: number;
+  /** Deepest subschema nesting level; the root is level 1. */
+  readonly levels: number;
+}
+
+function isInt(v: unknown, lo: number, hi: number): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
+}
+
+function bounds(where: string, lo: number | undefined, hi: number | undefined): void {
+  if (lo !== undefined && hi !== undefined && lo > hi) fail(`${where}: min is greater than max`);
+}
+
+export function compileProgram(root: CodecDescriptor, where: string): CodecProgram {
+  const nodes: ProgramNode[] = [];
+  const walk = (d: CodecDescriptor, level: number): number => {
+    if (level > MAX_PROJECTION_LEVELS) fail(`${where}: codec nesting exceeds ${MAX_PROJECTION_LEVELS} levels`);
+    if (nodes.length >= MAX_PROJECTION_NODES) fail(`${where}: codec exceeds ${MAX_PROJECTION_NODES} nodes`);
+    let node: ProgramNode;
+    switch (d.kind) {
+      case 'string': {
+        const min = d.minLength ?? 0;
+        const max = d.maxLength ?? null;
+        if (!isInt(min, 0, U32_MAX) || (max !== null && !isInt(max, 0, U32_MAX))) fail(`${where}: invalid string length bounds`);
+        bounds(where, min, max ?? undefined);
+        node = ['string', min, max];
+        break;
+      }
+      case 'boolean':
+        node = ['boolean'];
+        break;
+      case 'i32':
+      case 'u32': {
+        const [lo, hi] = d.kind === 'i32' ? [I32_MIN, I32_MAX] : [0, U32_MAX];
+        const min = d.min ?? lo;
+        const max = d.max ?? hi;
+        if (!isInt(min, lo, hi) || !isInt(max, lo, hi)) fail(`${where}: invalid ${d.kind} bounds`);
+        bounds(where, min, max);
+        node = [d.kind, min, max];
+        break;
+      }
+      case 'number': {
+        const min = d.min ?? null;
+        const max = d.max ?? null;
+        for (const v of [min, max]) if (v !== null && !Number.isFinite(v)) fail(`${where}: number bounds must be finite`);
+        bounds(where, min ?? undefined, max ?? undefined);
+        node = ['number', min, max];
+        break;
+      }
+      case 'enum':
+        if (!Array.isArray(d.values) || d.values.length === 0 || !d.values.every((v) => typeof v === 'string'))
+          fail(`${where}: enum values must be a non-empty list of strings`);
+        if (new Set(d.values).size !== d.values.length) fail(`${where}: enum values must be unique`);
+        node = ['enum', [...d.values]];
+        break;
+      case 'array': {
+        if (!isInt(d.maxItems, 0, U32_MAX)) fail(`${where}: array maxItems must be a non-negative integer`);
+        const items = walk(d.items, level + 1);
+        node = ['array', items, d.maxItems];
+        break;
+      }
+      case 'object': {
+        const fields: (readonly [string, number, 0 | 1])[] = [];
+        for (const name of Object.keys(d.fields)) {
+          const f = d.fields[name]!;
+          fields.push([name, walk(f.codec, level + 1), f.optional === true ? 1 : 0]);
+        }
+        node = ['object', d.open === true ? 1 : 0, fields];
+        break;
+      }
+      case 'nullable':
+        node = ['nullable', walk(d.inner, level + 1)];
+        break;
+      case 'json':
+        if (!isInt(d.maxBytes, 1, U32_MAX) || !isInt(d.maxDepth, 0, 64)) fail(`${where}: invalid json bounds`);
+        node = ['json', d.maxBytes, d.maxDepth];
+        break;
+      case 'scalarRecord':
+        fail(`${where}: scalarRecord has no JSON Schema projection; tools cannot use it`);
+      // eslint-disable-next-line no-fallthrough
+      default:
+        fail(`${where}: unknown codec kind`);
+    }
+    nodes.push(node);
+    return nodes.length - 1;
+  };
+  walk(root, 1);
+  return nodes;
+}
+
+/**
+ * Projects a descriptor. Key order is fixed per kind so the output is byte-stable. Closed objects
+ * differ by direction: inputs admit and drop unknown fields (so extra properties are allowed),
+ * outputs carry declared fields only (`additionalProperties: false`).
+ */
+export function project(root: CodecDescriptor, direction: Direction, where: string): Projection {
+  let nodes = 0;
+  let levels = 0;
+  const walk = (d: CodecDescriptor, level: number): Record<string, unknown> => {
+    nodes++;
+    if (level > levels) levels = level;
+    if (level > MAX_PROJECTION_LEVELS) fail(`${where}: schema projection exceeds ${MAX_PROJECTION_LEVELS} levels`);
+    if (nodes > MAX_PROJECTION_NODES) fail(`${where}: schema projection exceeds ${MAX_PROJECTION_NODES} nodes`);
+    switch (d.kind) {
+      case 'string': {
+        const s: Record<string, unknown> = { type: 'string' };
+        if (d.minLength !== undefined && d.minLength > 0) s.minLength = d.minLength;
+        if (d.maxLength !== undefined) s.maxLength = d.maxLength;
+        return s;
+      }
+      case 'boolean':
+        return { type: 'boolean' };
+      case 'i32':
+        return { type: 'integer', minimum: d.min ?? I32_MIN, maximum: d.max ?? I32_MAX };
+      case 'u32':
+        return { type: 'integer', minimum: d.min ?? 0, maximum: d.max ?? U32_MAX };
+      case 'number': {
+        const s: Record<string, unknown> = { type: 'number' };
+        if (d.min !== undefined) s.minimum = d.min;
+        if (d.max !== undefined) s.maximum = d.max;
+        return s;
+      }
+      case 'enum':
+        return { type: 'string', enum: [...d.values] };
+      case 'array':
+        return { type: 'array', items: walk(d.items, level + 1), maxItems: d.maxItems };
+      case 'object': {
+        const properties: Record<string, unknown> = {};
+        const required: string[] = [];
+        for (const name of Object.keys(d.fields)) {
+          const f = d.fields[name]!;
+          // defineProperty: a field named "__proto__" must stay an own key.
+          Object.defineProperty(properties, name, { value: walk(f.codec, level + 1), enumerable: true, writable: true, configurable: true });
+          if (f.optional !== true) required.push(name);
+        }
+        const s: Record<string, unknown> = { type: 'object', properties };
+        if (required.length > 0) s.required = required;
+        if (direction === 'output' && d.open !== true) s.additionalProperties = false;
+        return s;
+      }
+      case 'nullable':
+        nodes++;
+        if (level + 1 > levels) levels = level + 1;
+        return { anyOf: [walk(d.inner, level + 1), { type: 'null' }] };
+      case 'json':
+        // Byte and depth bounds stay with the core's codec: JSON Schema cannot express them.
+        return {};
+      case 'scalarRecord':
+        return fail(`${where}: scalarRecord has no JSON Schema projection; tools cannot use it`);
+      default:
+        return fail(`${where}: unknown codec kind`);
+    }
+  };
+  const body = walk(root, 1);
+  return { schema: { $schema: SCHEMA_DIALECT, ...body }, nodes, levels };
+}
+
+/** The projection of a tool without input: only `{}` is admitted. */
+export function noInputSchema(): Projection {
+  return { schema: { $schema: SCHEMA_DIALECT, type: 'object', additionalProperties: false }, nodes: 1, levels: 1 };
+}

@@ -1,0 +1,123 @@
+/**
+ * The manifest format: the plain JSON value the TypeScript compiler emits and the Rust core
+ * (`native/core/src/manifest.rs`) reads as engine config `tools`. Documented in ./README.md.
+ */
+
+/** Bumped on any incompatible change; the core rejects other versions. */
+export const MANIFEST_FORMAT_VERSION = 1;
+export const CATALOG_FORMAT_VERSION = 1;
+export const SCHEMA_REGISTRY_FORMAT_VERSION = 1;
+
+/**
+ * One codec program node. Children are referenced by index and always precede their parent
+ * (post-order), so the root is the last node and the program cannot contain a cycle.
+ */
+export type ProgramNode =
+  | readonly ['string', number, number | null] // minLength, maxLength (Unicode scalar values)
+  | readonly ['boolean']
+  | readonly ['i32', number, number] // min, max (defaults filled in)
+  | readonly ['u32', number, number]
+  | readonly ['number', number | null, number | null]
+  | readonly ['enum', readonly string[]]
+  | readonly ['array', number, number] // item node, maxItems
+  | readonly ['object', 0 | 1, readonly (readonly [string, number, 0 | 1])[]] // open, [name, node, optional]
+  | readonly ['nullable', number] // inner node
+  | readonly ['json', number, number] // maxBytes, maxDepth
+  | readonly ['scalarRecord', number, number]; // maxKeys, maxBytes
+
+export type CodecProgram = readonly ProgramNode[];
+
+export type ManifestHandler =
+  | { readonly kind: 'static'; readonly result?: string }
+  | {
+      readonly kind: 'corpus';
+      readonly corpus: string;
+      readonly action: 'search' | 'read' | 'list';
+      readonly topK: number;
+      readonly maxBytes: number;
+    }
+  | {
+      readonly kind: 'backend';
+      readonly backend: string;
+      readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+      readonly url: string;
+      readonly maxBytes: number;
+      readonly timeoutMs: number;
+    }
+  | { readonly kind: 'javascript' };
+
+export interface ManifestTool {
+  readonly name: string;
+  readonly input: CodecProgram | null;
+  readonly output: CodecProgram | null;
+  readonly handler: ManifestHandler;
+}
+
+/** `[id, title, collection, text, tags]` */
+export type ManifestCorpusEntry = readonly [string, string, string, string, readonly string[]];
+/** `[term, idf in millionths, [entry, termFrequency, entry, termFrequency, …]]`, sorted by term. */
+export type ManifestTerm = readonly [string, number, readonly number[]];
+
+export interface ManifestCorpus {
+  readonly version: string;
+  readonly entries: readonly ManifestCorpusEntry[];
+  /** Token count of each entry (title, tags and text). */
+  readonly lengths: readonly number[];
+  readonly terms: readonly ManifestTerm[];
+}
+
+export interface Manifest {
+  readonly formatVersion: number;
+  readonly routerId: string;
+  readonly catalogHash: string;
+  readonly deadlineMs: number;
+  /** JSON text of the `tools` array of the `tools/list` result, prebuilt. */
+  readonly list: string;
+  readonly tools: readonly ManifestTool[];
+  readonly corpora: Readonly<Record<string, ManifestCorpus>>;
+}
+
+export type Target = 'node' | 'workerd' | 'fastly-native';
+
+export interface CatalogOperation {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly hints?: Readonly<Record<string, boolean>>;
+  readonly input: string | null;
+  readonly output: string | null;
+  readonly handler: 'static' | 'corpus' | 'backend' | 'javascript';
+  readonly targets: readonly Target[];
+}
+
+export interface EntitiesCatalog {
+  readonly formatVersion: number;
+  readonly kind: 'pulse.entities-catalog';
+  readonly hash: string;
+  readonly routerId: string;
+  readonly operations: readonly CatalogOperation[];
+}
+
+export interface SchemaRegistry {
+  readonly formatVersion: number;
+  readonly kind: 'pulse.schema-json-registry';
+  readonly hash: string;
+  readonly routerId: string;
+  readonly schemas: readonly { readonly id: string; readonly schema: unknown }[];
+}
+
+export interface CompileOptions {
+  /** The reply budget the whole `tools/list` result must fit (default 1 MiB, the core's default). */
+  readonly responseBytes?: number;
+  /** The request budget: room kept for the largest echoed id (default 64 KiB). */
+  readonly requestBytes?: number;
+}
+
+export interface CompiledRouter {
+  /** Engine config `tools` (docs/contracts.md §4). */
+  readonly manifest: Manifest;
+  /** `entities-catalog.json` */
+  readonly catalog: EntitiesCatalog;
+  /** `schema-json-registry.json` */
+  readonly schemaRegistry: SchemaRegistry;
+}

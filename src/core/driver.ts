@@ -1,0 +1,242 @@
+/**
+ * Everything the HTTP hosts share that is not I/O: feeding one request through the core, arming a
+ * timer from `timeoutMs()` for every wait, and performing outbound instructions (§3.3). Adapters
+ * only translate their runtime's request/body/response objects.
+ */
+import type { McpHandlerRunner } from '../options';
+import { internalError, type Action, type Engine, type HeaderPair, type Instruction, type RespondAction } from './engine';
+
+export type ReadResult =
+  | { readonly done: false; readonly chunk: Uint8Array }
+  | { readonly done: true }
+  | { readonly error: true; readonly done?: undefined };
+
+/** A request body as the driver pulls it: at most one `read()` outstanding. */
+export interface BodySource {
+  read(): Promise<ReadResult>;
+  /** Release the source without waiting for it (an uncooperative source may never settle). */
+  cancel(): void;
+}
+
+export interface RequestHead {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: Iterable<HeaderPair>;
+}
+
+export interface Outcome {
+  readonly response: RespondAction;
+  /** The body was read to its end; otherwise the host must not reuse the connection. */
+  readonly bodyComplete: boolean;
+  /** The client went away; nothing should be sent. */
+  readonly gone: boolean;
+}
+
+/** Resolves once when the client goes away. */
+export interface Departure {
+  readonly promise: Promise<void>;
+  readonly gone: boolean;
+}
+
+const perf = (globalThis as { performance?: { now(): number } }).performance;
+/** Monotonic milliseconds; the core never reads a clock. */
+export const now: () => number = perf !== undefined ? () => perf.now() : () => Date.now();
+
+const TIMEOUT = Symbol('timeout');
+const GONE = Symbol('gone');
+/** setTimeout's ceiling; longer waits simply re-arm. */
+const MAX_TIMER_MS = 0x7fffffff;
+
+/** Waits for `work`, at most `ms`, and stops early when `departure` settles. Clears its timer. */
+async function race<T>(work: Promise<T>, ms: number, departure: Departure | undefined): Promise<T | typeof TIMEOUT | typeof GONE> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expiry = new Promise<typeof TIMEOUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMEOUT), Math.min(Math.max(0, Math.ceil(ms)), MAX_TIMER_MS));
+  });
+  const contenders: Promise<T | typeof TIMEOUT | typeof GONE>[] = [work, expiry];
+  if (departure !== undefined) contenders.push(departure.promise.then(() => GONE));
+  try {
+    return await Promise.race(contenders);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface DriverOptions {
+  readonly handlers: McpHandlerRunner | undefined;
+}
+
+/**
+ * Runs one request through the core to its response. Never throws for request-caused conditions;
+ * the core decides every status.
+ */
+export async function drive(
+  engine: Engine,
+  head: RequestHead,
+  body: BodySource | null,
+  departure: Departure | undefined,
+  options: DriverOptions,
+): Promise<Outcome> {
+  const req = engine.request(now());
+  let bodyDone = body === null;
+  let endSent = false;
+  let pending: Promise<ReadResult> | undefined;
+  try {
+    let action: Action = req.head(head.method, head.target, head.headers, now());
+    // Each iteration consumes one event; the core's deadline bounds how many can occur.
+    for (;;) {
+      if (action.kind === 'respond') {
+        if (!bodyDone) body?.cancel();
+        return { response: action, bodyComplete: bodyDone, gone: departure?.gone === true };
+      }
+      if (action.kind === 'call') {
+        action = await perform(req, action.instruction, departure, options);
+        continue;
+      }
+      if (departure?.gone === true) {
+        action = finalOf(req.abort(now()));
+        continue;
+      }
+      if (bodyDone) {
+        // CONTINUE after the body ended breaks the contract.
+        if (endSent) action = internalError();
+        else {
+          endSent = true;
+          action = req.end(now());
+        }
+        continue;
+      }
+      pending ??= (body as BodySource).read();
+      const wait = req.timeoutMs(now());
+      const event = wait > 0 ? await race(pending, wait, departure) : TIMEOUT;
+      if (event === TIMEOUT) {
+        action = req.tick(now());
+        // A tick that neither answers nor leaves time to wait would spin.
+        if (action.kind === 'continue' && req.timeoutMs(now()) === 0) action = internalError();
+        continue;
+      }
+      if (event === GONE) {
+        action = finalOf(req.abort(now()));
+        continue;
+      }
+      pending = undefined;
+      if (event.done === true) {
+        bodyDone = true;
+      } else if (event.done === false) {
+        action = req.body(event.chunk, now());
+      } else {
+        bodyDone = true; // a failed source has nothing more to give or cancel
+        action = finalOf(req.abort(now()));
+      }
+    }
+  } finally {
+    req.free();
+  }
+}
+
+/** After abort the core must answer; anything else is a contract break. */
+function finalOf(action: Action): Action {
+  return action.kind === 'respond' ? action : internalError();
+}
+
+type CoreReq = ReturnType<Engine['request']>;
+
+/** Performs one outbound instruction and returns the core's next action. */
+async function perform(req: CoreReq, instruction: Instruction, departure: Departure | undefined, options: DriverOptions): Promise<Action> {
+  const limit = Math.min(numberField(instruction.timeoutMs), req.timeoutMs(now()));
+  const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
+  let work: Promise<string>;
+  if (instruction.kind === 'handler') work = runHandler(instruction, options.handlers, limit, controller?.signal);
+  else if (instruction.kind === 'backend') work = runBackend(instruction, controller?.signal);
+  else work = Promise.resolve('{"ok":false}');
+  const event = await race(work, limit, departure);
+  if (event === TIMEOUT || event === GONE) {
+    controller?.abort();
+    // The abandoned work may still settle; its result is dropped.
+    work.catch(() => undefined);
+    if (event === GONE) return finalOf(req.abort(now()));
+    return req.resume(instruction.kind === 'backend' ? '{"ok":false,"reason":"timeout"}' : '{"ok":false}', now());
+  }
+  return req.resume(event, now());
+}
+
+function numberField(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+async function runHandler(instruction: Instruction, runner: McpHandlerRunner | undefined, timeoutMs: number, signal: AbortSignal | undefined): Promise<string> {
+  if (runner === undefined || typeof instruction.op !== 'string') return '{"ok":false}';
+  try {
+    const context = signal === undefined ? { timeoutMs } : { timeoutMs, signal };
+    const outcome = await runner.run(instruction.op, instruction.input, context);
+    if (outcome?.ok !== true) return '{"ok":false}';
+    const text = JSON.stringify({ ok: true, output: outcome.output === undefined ? null : outcome.output });
+    return typeof text === 'string' ? text : '{"ok":false}';
+  } catch {
+    return '{"ok":false}';
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** One governed HTTP call: no redirects, no retry, bounded body read. */
+async function runBackend(instruction: Instruction, signal: AbortSignal | undefined): Promise<string> {
+  const refused = '{"ok":false,"reason":"refused"}';
+  const fetchFn = (globalThis as { fetch?: typeof fetch }).fetch;
+  const { url, method, headers, body } = instruction;
+  const maxBytes = numberField(instruction.maxBytes);
+  if (fetchFn === undefined || typeof url !== 'string' || typeof method !== 'string') return refused;
+  const headerList: [string, string][] = [];
+  if (Array.isArray(headers)) {
+    for (const pair of headers) {
+      if (Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string') headerList.push([pair[0], pair[1]]);
+    }
+  }
+  let response: Response;
+  try {
+    const init: RequestInit = { method, headers: headerList, redirect: 'manual' };
+    if (typeof body === 'string') init.body = body;
+    if (signal !== undefined) init.signal = signal;
+    response = await fetchFn(url, init);
+  } catch {
+    return refused;
+  }
+  const read = await readBounded(response, maxBytes);
+  if (read === 'oversized') return '{"ok":false,"reason":"oversized"}';
+  if (read === 'failed') return refused;
+  let text: string;
+  try {
+    text = utf8.decode(read);
+  } catch {
+    return refused;
+  }
+  return JSON.stringify({ ok: true, status: response.status, body: text });
+}
+
+async function readBounded(response: Response, maxBytes: number): Promise<Uint8Array | 'oversized' | 'failed'> {
+  if (response.body === null) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        reader.cancel().catch(() => undefined);
+        return 'oversized';
+      }
+      parts.push(value);
+    }
+  } catch {
+    return 'failed';
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}

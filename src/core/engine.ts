@@ -1,0 +1,280 @@
+/**
+ * Typed wrapper of the core's C ABI (docs/contracts.md §2–§3). Every call re-creates its memory
+ * view (linear memory may grow) and reads integers with `>>> 0`. A trap (panic) poisons the
+ * instance: that request answers 500 and the next request gets a fresh instance.
+ */
+import { PulseConfigError, PulseCoreError } from '../errors';
+import type { McpCoreSource } from '../options';
+import type { CoreExports } from './exports';
+import { instantiateCore } from './loader';
+
+export type HeaderPair = readonly [name: string, value: string];
+
+export interface ContinueAction {
+  readonly kind: 'continue';
+}
+
+export interface RespondAction {
+  readonly kind: 'respond';
+  readonly status: number;
+  /** Verbatim from the core, without `connection` (each host closes in its own way). */
+  readonly headers: readonly HeaderPair[];
+  readonly body: Uint8Array;
+  /** The core answered before the body was complete: stop reading and close. */
+  readonly close: boolean;
+}
+
+/** One outbound instruction (§3.3); answered with `resume`. */
+export interface Instruction {
+  readonly kind: string;
+  readonly [field: string]: unknown;
+}
+
+export interface CallAction {
+  readonly kind: 'call';
+  readonly instruction: Instruction;
+}
+
+export type Action = ContinueAction | RespondAction | CallAction;
+
+const CONTINUE: ContinueAction = Object.freeze({ kind: 'continue' });
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+const INTERNAL_BODY = encoder.encode('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');
+
+/** What a host answers on its own when the core misbehaves (MISUSE, trap, broken record). */
+export function internalError(): RespondAction {
+  return {
+    kind: 'respond',
+    status: 500,
+    headers: [
+      ['content-type', 'application/json'],
+      ['cache-control', 'no-store'],
+    ],
+    body: INTERNAL_BODY.slice(),
+    close: true,
+  };
+}
+
+/** Latin-1: header bytes arrive as one char per byte (Node rawHeaders, Fetch ByteStrings). */
+function latin1Bytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    out[i] = c > 0xff ? 0x3f : c;
+  }
+  return out;
+}
+
+function latin1Text(bytes: Uint8Array, start: number, end: number): string {
+  let s = '';
+  for (let i = start; i < end; i += 4096) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(end, i + 4096)) as unknown as number[]);
+  }
+  return s;
+}
+
+function indexOfCrlf(bytes: Uint8Array, from: number): number {
+  for (let i = from; i + 1 < bytes.length; i++) {
+    if (bytes[i] === 13 && bytes[i + 1] === 10) return i;
+  }
+  return -1;
+}
+
+/** Parses the response record (§3.2); `undefined` when it is malformed. */
+function decodeResponse(record: Uint8Array): RespondAction | undefined {
+  let eol = indexOfCrlf(record, 0);
+  if (eol < 0) return undefined;
+  const status = Number(latin1Text(record, 0, eol));
+  if (!Number.isInteger(status) || status < 200 || status > 599) return undefined;
+  const headers: HeaderPair[] = [];
+  let close = false;
+  let at = eol + 2;
+  for (;;) {
+    eol = indexOfCrlf(record, at);
+    if (eol < 0) return undefined;
+    if (eol === at) break;
+    const line = latin1Text(record, at, eol);
+    const colon = line.indexOf(': ');
+    if (colon <= 0) return undefined;
+    const name = line.slice(0, colon);
+    const value = line.slice(colon + 2);
+    if (name.toLowerCase() === 'connection') close = close || value.toLowerCase() === 'close';
+    else headers.push([name, value]);
+    at = eol + 2;
+  }
+  return { kind: 'respond', status, headers, body: record.slice(at + 2), close };
+}
+
+export class Engine {
+  private core: CoreExports;
+  private handle: number;
+  private poisoned = false;
+
+  private constructor(
+    private readonly configJson: string,
+    private readonly source: McpCoreSource | undefined,
+  ) {
+    this.core = instantiateCore(source);
+    this.handle = Engine.newEngine(this.core, configJson);
+  }
+
+  /** Instantiates the core and builds its engine; throws `PulseConfigError` with the core's message. */
+  static create(configJson: string, source?: McpCoreSource): Engine {
+    return new Engine(configJson, source);
+  }
+
+  private static newEngine(core: CoreExports, configJson: string): number {
+    const bytes = encoder.encode(configJson);
+    const handle = withInput(core, bytes, (ptr, len) => core.pulse_engine_new(ptr, len)) >>> 0;
+    if (handle !== 0) return handle;
+    const ptr = core.pulse_engine_error_ptr() >>> 0;
+    const len = core.pulse_engine_error_len() >>> 0;
+    // The core's message is fixed ASCII naming the option; bound it anyway.
+    const message = latin1Text(new Uint8Array(core.memory.buffer), ptr, ptr + Math.min(len, 512));
+    throw new PulseConfigError(message.length > 0 ? message : 'configuration rejected by the core');
+  }
+
+  /** Marks the instance unusable after a trap; the next request rebuilds it. */
+  poison(): void {
+    this.poisoned = true;
+  }
+
+  request(now: number): CoreRequest {
+    if (this.poisoned) {
+      try {
+        this.core = instantiateCore(this.source);
+        this.handle = Engine.newEngine(this.core, this.configJson);
+      } catch {
+        throw new PulseCoreError('core: the instance could not be rebuilt');
+      }
+      this.poisoned = false;
+    }
+    let req: number;
+    try {
+      req = this.core.pulse_request_new(this.handle, now) >>> 0;
+    } catch {
+      this.poison();
+      throw new PulseCoreError('core: request could not start');
+    }
+    if (req === 0) throw new PulseCoreError('core: request could not start');
+    return new CoreRequest(this, this.core, req);
+  }
+
+  /** @internal */
+  isPoisoned(): boolean {
+    return this.poisoned;
+  }
+}
+
+/** Copies `bytes` into a scratch buffer for the duration of `call`. */
+function withInput(core: CoreExports, bytes: Uint8Array, call: (ptr: number, len: number) => number): number {
+  const len = bytes.length;
+  const ptr = core.pulse_alloc(len) >>> 0;
+  if (ptr === 0) throw new PulseCoreError('core: out of memory');
+  new Uint8Array(core.memory.buffer, ptr, len).set(bytes);
+  const result = call(ptr, len);
+  core.pulse_dealloc(ptr, len);
+  return result;
+}
+
+/** One request's state inside the core. Always `free()` it (try/finally). */
+export class CoreRequest {
+  private freed = false;
+
+  /** @internal */
+  constructor(
+    private readonly engine: Engine,
+    private readonly core: CoreExports,
+    private readonly req: number,
+  ) {}
+
+  head(method: string, target: string, headers: Iterable<HeaderPair>, now: number): Action {
+    let text = `${method} ${target}\r\n`;
+    for (const [name, value] of headers) text += `${name}: ${value}\r\n`;
+    const bytes = latin1Bytes(text);
+    return this.act(() => withInput(this.core, bytes, (p, l) => this.core.pulse_request_head(this.req, p, l, now)));
+  }
+
+  body(chunk: Uint8Array, now: number): Action {
+    // An empty chunk carries nothing; the ABI is never handed a zero-length buffer.
+    if (chunk.length === 0) return CONTINUE;
+    return this.act(() => withInput(this.core, chunk, (p, l) => this.core.pulse_request_body(this.req, p, l, now)));
+  }
+
+  end(now: number): Action {
+    return this.act(() => this.core.pulse_request_end(this.req, now));
+  }
+
+  abort(now: number): Action {
+    return this.act(() => this.core.pulse_request_abort(this.req, now));
+  }
+
+  tick(now: number): Action {
+    return this.act(() => this.core.pulse_request_tick(this.req, now));
+  }
+
+  resume(json: string, now: number): Action {
+    const bytes = encoder.encode(json);
+    return this.act(() => withInput(this.core, bytes, (p, l) => this.core.pulse_request_resume(this.req, p, l, now)));
+  }
+
+  /** Milliseconds the host may wait for its next event; 0 when already expired. */
+  timeoutMs(now: number): number {
+    if (this.engine.isPoisoned()) return 0;
+    try {
+      const ms = this.core.pulse_request_timeout_ms(this.req, now);
+      return Number.isFinite(ms) && ms > 0 ? ms : 0;
+    } catch {
+      this.engine.poison();
+      return 0;
+    }
+  }
+
+  free(): void {
+    if (this.freed) return;
+    this.freed = true;
+    // A poisoned instance is discarded whole; calling into it again could trap again.
+    if (this.engine.isPoisoned()) return;
+    try {
+      this.core.pulse_request_free(this.req);
+    } catch {
+      this.engine.poison();
+    }
+  }
+
+  private act(call: () => number): Action {
+    if (this.freed || this.engine.isPoisoned()) return internalError();
+    let code: number;
+    let payload: Uint8Array;
+    try {
+      code = call() >>> 0;
+      const ptr = this.core.pulse_output_ptr(this.req) >>> 0;
+      const len = this.core.pulse_output_len(this.req) >>> 0;
+      payload = code === 1 || code === 2 ? new Uint8Array(this.core.memory.buffer, ptr, len).slice() : new Uint8Array(0);
+    } catch {
+      this.engine.poison();
+      return internalError();
+    }
+    switch (code) {
+      case 0:
+        return CONTINUE;
+      case 1:
+        return decodeResponse(payload) ?? internalError();
+      case 2: {
+        let instruction: unknown;
+        try {
+          instruction = JSON.parse(decoder.decode(payload));
+        } catch {
+          return internalError();
+        }
+        const ok = typeof instruction === 'object' && instruction !== null && typeof (instruction as Instruction).kind === 'string';
+        return ok ? { kind: 'call', instruction: instruction as Instruction } : internalError();
+      }
+      default:
+        // 3 MISUSE: the host called out of order; it answers 500 on its own.
+        return internalError();
+    }
+  }
+}

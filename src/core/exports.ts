@@ -1,0 +1,32 @@
+/** The C ABI of pulse-core as JavaScript sees it (docs/contracts.md §2). All integers are u32. */
+export interface CoreMemory {
+  readonly buffer: ArrayBuffer;
+}
+
+export interface CoreExports {
+  readonly memory: CoreMemory;
+  pulse_alloc(len: number): number;
+  pulse_dealloc(ptr: number, len: number): void;
+  pulse_engine_new(ptr: number, len: number): number;
+  pulse_engine_error_ptr(): number;
+  pulse_engine_error_len(): number;
+  pulse_engine_free(engine: number): void;
+  pulse_request_new(engine: number, now: number): number;
+  pulse_request_head(req: number, ptr: number, len: number, now: number): number;
+  pulse_request_body(req: number, ptr: number, len: number, now: number): number;
+  pulse_request_end(req: number, now: number): number;
+  pulse_request_abort(req: number, now: number): number;
+  pulse_request_tick(req: number, now: number): number;
+  pulse_request_resume(req: number, ptr: number, len: number, now: number): number;
+  pulse_request_timeout_ms(req: number, now: number): number;
+  pulse_output_ptr(req: number): number;
+  pulse_output_len(req: number): number;
+  pulse_request_free(req: number): void;
+}
+
+export const CORE_FUNCTIONS: readonly (keyof CoreExports)[] = [
+  'pulse_alloc', 'pulse_dealloc', 'pulse_engine_new', 'pulse_engine_error_ptr', 'pulse_engine_error_len',
+  'pulse_engine_free', 'pulse_request_new', 'pulse_request_head', 'pulse_request_body', 'pulse_request_end',
+  'pulse_request_abort', 'pulse_request_tick', 'pulse_request_resume', 'pulse_request_timeout_ms',
+  'pulse_output_ptr', 'pulse_output_len', 'pulse_request_free',
+];

@@ -1,0 +1,506 @@
+/**
+ * The request-owned context of JavaScript handlers. One `RequestScope` is created per handler
+ * instruction from the core (docs/contracts.md §3.3) and shared by every nested `ctx.call`, so the
+ * deadline, fetch count, fetch bytes and call count are one budget for the whole request. When the
+ * instruction settles the scope closes: a handler that outlives its deadline can no longer fetch,
+ * read secrets, touch KV, log or call.
+ */
+import type { Budgets, OperationDefinition, RouterDefinition } from '../router/definition';
+import { fail, isPulseRouterError, PulseRouterError } from '../router/errors';
+import { isPlainJson } from './helpers';
+
+/** What `ctx.signal` offers where no AbortController exists (Fastly JavaScript has none). */
+export interface SignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+export interface KvStore {
+  get(key: string): Promise<string | undefined> | string | undefined;
+  put(key: string, value: string): Promise<void> | void;
+  delete(key: string): Promise<void> | void;
+}
+
+export interface LogRecord {
+  readonly level: 'debug' | 'info' | 'warn' | 'error';
+  readonly operation: string;
+  readonly message: string;
+  readonly fields?: Readonly<Record<string, unknown>>;
+  readonly time: number;
+}
+
+export type LogSink = (record: LogRecord) => void;
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface ContextFetchInit {
+  readonly method?: string;
+  readonly headers?: Record<string, string> | [string, string][];
+  readonly body?: string | Uint8Array | ArrayBuffer | null;
+}
+
+export interface HandlerContext {
+  /** The operation this context runs. */
+  readonly operation: string;
+  /** Absolute deadline, milliseconds since the Unix epoch. */
+  readonly deadline: number;
+  /** Aborted at the deadline or when the host stops waiting. */
+  readonly signal: AbortSignal | SignalLike;
+  /** The router's static configuration values (frozen). */
+  readonly config: Readonly<Record<string, string | number | boolean>>;
+  /** HTTP to a declared backend origin only; no redirects; the body is read within the byte budget. */
+  fetch(url: string | URL, init?: ContextFetchInit): Promise<Response>;
+  /** A host-provided secret; its value is masked in this request's logs. */
+  secret(name: string): string | undefined;
+  readonly kv: {
+    get(key: string): Promise<string | undefined>;
+    put(key: string, value: string): Promise<void>;
+    delete(key: string): Promise<void>;
+  };
+  readonly log: Logger;
+  /** Runs another operation of this router within the same request budgets. */
+  call(operation: string, input?: unknown): Promise<unknown>;
+}
+
+export interface ContextOptions {
+  /** Host-provided secrets; default none. */
+  readonly secrets?: (name: string) => string | undefined;
+  /** Host-provided KV store; default a bounded in-memory store owned by the tool source. */
+  readonly kv?: KvStore;
+  /** Where `ctx.log` records go; default nowhere. */
+  readonly log?: LogSink;
+}
+
+/** Nested ctx.call levels (the top-level handler is depth 0). */
+export const MAX_CALL_DEPTH = 4;
+/** KV operations per request, shared like the other budgets. */
+export const KV_OPS_PER_REQUEST = 64;
+/** Log records kept per request; later ones are dropped. */
+export const LOG_RECORDS_PER_REQUEST = 64;
+const LOG_MESSAGE_MAX = 2048;
+const LOG_FIELDS_MAX = 8192;
+const KV_KEY_MAX = 512;
+const KV_VALUE_MAX = 65536;
+const REDACTED = '[REDACTED]';
+const SECRET_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+const now: () => number =
+  typeof performance !== 'undefined' && typeof performance.now === 'function' ? () => performance.now() : () => Date.now();
+
+class ShimSignal implements SignalLike {
+  aborted = false;
+  reason: unknown = undefined;
+  #listeners = new Set<() => void>();
+  addEventListener(_type: 'abort', l: () => void): void {
+    this.#listeners.add(l);
+  }
+  removeEventListener(_type: 'abort', l: () => void): void {
+    this.#listeners.delete(l);
+  }
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    for (const l of this.#listeners) {
+      try {
+        l();
+      } catch {
+        // A listener's failure must not stop the others from seeing the abort.
+      }
+    }
+    this.#listeners.clear();
+  }
+}
+
+/** A bounded in-memory KV store (the default for Node and tests). */
+export function createMemoryKv(maxKeys = 1024): KvStore {
+  const map = new Map<string, string>();
+  return {
+    get: (k) => map.get(k),
+    put: (k, v) => {
+      if (!map.has(k) && map.size >= maxKeys) fail('PULSE_ERR_KV', 'kvFull');
+      map.set(k, v);
+    },
+    delete: (k) => {
+      map.delete(k);
+    },
+  };
+}
+
+/** One request's shared budgets and effects. */
+export class RequestScope {
+  readonly deadlineAt: number;
+  readonly deadlineEpoch: number;
+  readonly signal: AbortSignal | SignalLike;
+  fetchesLeft: number;
+  bytesLeft: number;
+  callsLeft: number;
+  kvLeft = KV_OPS_PER_REQUEST;
+  logsLeft = LOG_RECORDS_PER_REQUEST;
+  closed = false;
+  readonly secretValues = new Set<string>();
+  /** Settles (rejecting with the deadline error) when the budget runs out. */
+  readonly expired: Promise<never>;
+  readonly #abort: (reason: unknown) => void;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #detach: () => void = () => undefined;
+
+  constructor(budgetMs: number, budgets: Budgets, external?: AbortSignal | SignalLike) {
+    const start = now();
+    this.deadlineAt = start + budgetMs;
+    this.deadlineEpoch = Date.now() + budgetMs;
+    this.fetchesLeft = budgets.fetches;
+    this.bytesLeft = budgets.fetchBytes;
+    this.callsLeft = budgets.calls;
+    if (typeof AbortController === 'function') {
+      const c = new AbortController();
+      this.signal = c.signal;
+      this.#abort = (r) => c.abort(r);
+    } else {
+      const s = new ShimSignal();
+      this.signal = s;
+      this.#abort = (r) => s.abort(r);
+    }
+    let reject!: (e: unknown) => void;
+    this.expired = new Promise<never>((_, r) => (reject = r));
+    // Never an unhandled rejection: callers race against it, nobody has to.
+    this.expired.catch(() => undefined);
+    const expire = () => {
+      const e = new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline');
+      this.#abort(e);
+      reject(e);
+    };
+    this.#timer = setTimeout(expire, Math.max(0, budgetMs));
+    if (external !== undefined) {
+      if (external.aborted) expire();
+      else {
+        external.addEventListener('abort', expire);
+        this.#detach = () => external.removeEventListener('abort', expire);
+      }
+    }
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.deadlineAt - now());
+  }
+
+  assertOpen(): void {
+    if (this.closed) fail('PULSE_ERR_CONTEXT_CLOSED', 'closed');
+    if (this.signal.aborted || this.remainingMs() <= 0) fail('PULSE_ERR_DEADLINE', 'deadline');
+  }
+
+  /** Runs `work` until it settles or the budget expires, whichever comes first. */
+  race<T>(work: () => T | Promise<T>): Promise<T> {
+    return Promise.race([Promise.resolve().then(work), this.expired]);
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.#timer);
+    this.#detach();
+    // Outstanding fetches and body reads of a handler that is still running stop here.
+    this.#abort(new PulseRouterError('PULSE_ERR_CONTEXT_CLOSED', 'closed'));
+  }
+
+  redact(text: string): string {
+    let out = text;
+    // Longest first, so a secret containing another is masked whole.
+    for (const v of [...this.secretValues].sort((a, b) => b.length - a.length)) {
+      if (v !== '') out = out.split(v).join(REDACTED);
+    }
+    return out;
+  }
+}
+
+export interface ScopeEnvironment {
+  readonly definition: RouterDefinition;
+  readonly operations: ReadonlyMap<string, OperationDefinition>;
+  /** Origins of declared backends: ctx.fetch's allowlist. */
+  readonly origins: ReadonlySet<string>;
+  readonly options: ContextOptions;
+  readonly kv: KvStore;
+}
+
+function headerList(h: ContextFetchInit['headers']): [string, string][] {
+  if (h === undefined) return [];
+  const list = Array.isArray(h) ? h : Object.entries(h);
+  for (const pair of list) {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') {
+      fail('PULSE_ERR_FETCH_FAILED', 'fetchInvalid');
+    }
+  }
+  return list.map(([n, v]) => [n, v]);
+}
+
+const NULL_BODY_STATUS = new Set([204, 205, 304]);
+
+async function governedFetch(env: ScopeEnvironment, scope: RequestScope, input: unknown, init: unknown): Promise<Response> {
+  scope.assertOpen();
+  if (typeof input !== 'string' && !(input instanceof URL)) fail('PULSE_ERR_FETCH_FAILED', 'fetchInvalid');
+  let url: URL;
+  try {
+    url = new URL(String(input));
+  } catch {
+    return fail('PULSE_ERR_FETCH_FAILED', 'fetchInvalid');
+  }
+  if (!env.origins.has(url.origin) || url.username !== '' || url.password !== '') fail('PULSE_ERR_FETCH_DENIED', 'fetchDenied');
+  const i: Record<string, unknown> = init === undefined ? {} : (init as Record<string, unknown>);
+  if (typeof i !== 'object' || i === null || Object.keys(i).some((k) => !['method', 'headers', 'body'].includes(k))) {
+    fail('PULSE_ERR_FETCH_FAILED', 'fetchInvalid');
+  }
+  const method = i.method === undefined ? 'GET' : i.method;
+  if (typeof method !== 'string' || !/^[A-Za-z]{1,16}$/.test(method)) fail('PULSE_ERR_FETCH_FAILED', 'fetchInvalid');
+  const headers = headerList(i.headers as ContextFetchInit['headers']);
+  const body = i.body;
+  if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array) && !(body instanceof ArrayBuffer)) {
+    fail('PULSE_ERR_FETCH_FAILED', 'fetchInvalid');
+  }
+  const f = typeof globalThis.fetch === 'function' ? globalThis.fetch : undefined;
+  if (f === undefined) fail('PULSE_ERR_FETCH_FAILED', 'fetchUnavailable');
+  if (scope.fetchesLeft <= 0) fail('PULSE_ERR_BUDGET', 'budgetFetches');
+  // Counted before the attempt: a failed or aborted request still spent its budget.
+  scope.fetchesLeft -= 1;
+  const requestInit: RequestInit = { method, headers, redirect: 'manual' };
+  if (body !== undefined && body !== null) requestInit.body = body as BodyInit;
+  if (typeof AbortSignal === 'function' && scope.signal instanceof AbortSignal) requestInit.signal = scope.signal;
+  let res: Response;
+  try {
+    res = await scope.race(() => f(url.href, requestInit));
+  } catch (e) {
+    throw scopeError(scope, e, 'fetchFailed');
+  }
+  if ((res.status >= 300 && res.status < 400) || res.type === 'opaqueredirect') {
+    await cancel(res);
+    fail('PULSE_ERR_FETCH_FAILED', 'fetchRedirect');
+  }
+  const bytes = await readBounded(scope, res);
+  const out = new Response(NULL_BODY_STATUS.has(res.status) ? null : bytes, { status: res.status, statusText: res.statusText, headers: res.headers });
+  return out;
+}
+
+async function cancel(res: Response): Promise<void> {
+  try {
+    await res.body?.cancel();
+  } catch {
+    // Already closed or errored: nothing more to release.
+  }
+}
+
+/** Reads the whole body, counting bytes against the request's fetch byte budget; over budget fails closed. */
+async function readBounded(scope: RequestScope, res: Response): Promise<Uint8Array<ArrayBuffer>> {
+  if (res.body === null) return new Uint8Array(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await scope.race(() => reader.read());
+      if (done) break;
+      total += value.byteLength;
+      if (total > scope.bytesLeft) {
+        scope.bytesLeft = 0;
+        fail('PULSE_ERR_BUDGET', 'budgetBytes');
+      }
+      chunks.push(value);
+    }
+  } catch (e) {
+    reader.cancel().catch(() => undefined);
+    throw scopeError(scope, e, 'fetchFailed');
+  }
+  scope.bytesLeft -= total;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** Maps any failure to a typed error: our own pass through, the deadline wins, others get a fixed message. */
+function scopeError(scope: RequestScope, e: unknown, fallback: 'fetchFailed' | 'callFailed' | 'kvFailed'): PulseRouterError {
+  if (isPulseRouterError(e)) return e;
+  if (scope.closed) return new PulseRouterError('PULSE_ERR_CONTEXT_CLOSED', 'closed');
+  if (scope.signal.aborted || scope.remainingMs() <= 0) return new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline');
+  const code = fallback === 'fetchFailed' ? 'PULSE_ERR_FETCH_FAILED' : fallback === 'callFailed' ? 'PULSE_ERR_CALL' : 'PULSE_ERR_KV';
+  return new PulseRouterError(code, fallback);
+}
+
+function redactDeep(scope: RequestScope, v: unknown): unknown {
+  if (typeof v === 'string') return scope.redact(v);
+  if (Array.isArray(v)) return v.map((x) => redactDeep(scope, x));
+  if (typeof v === 'object' && v !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[scope.redact(k)] = redactDeep(scope, x);
+    return out;
+  }
+  return v;
+}
+
+/** Plain-JSON fields only, every key and string redacted, bounded in size. */
+function sanitizeFields(scope: RequestScope, fields: unknown): Record<string, unknown> | undefined {
+  if (fields === undefined) return undefined;
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields) || !isPlainJson(fields)) return { unserializable: true };
+  const out = redactDeep(scope, fields) as Record<string, unknown>;
+  return JSON.stringify(out).length > LOG_FIELDS_MAX ? { truncated: true } : out;
+}
+
+function makeLogger(env: ScopeEnvironment, scope: RequestScope, operation: string): Logger {
+  const emit = (level: LogRecord['level']) => (message: unknown, fields?: unknown) => {
+    const sink = env.options.log;
+    if (sink === undefined || scope.closed || scope.logsLeft <= 0) return;
+    scope.logsLeft -= 1;
+    const msg = scope.redact(typeof message === 'string' ? message : '').slice(0, LOG_MESSAGE_MAX);
+    const f = sanitizeFields(scope, fields);
+    const record: LogRecord = Object.freeze(
+      f === undefined ? { level, operation, message: msg, time: Date.now() } : { level, operation, message: msg, fields: f, time: Date.now() },
+    );
+    try {
+      sink(record);
+    } catch {
+      // A failing sink must not fail the handler.
+    }
+  };
+  return Object.freeze({ debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') });
+}
+
+function makeKv(env: ScopeEnvironment, scope: RequestScope): HandlerContext['kv'] {
+  const guard = (key: unknown): string => {
+    scope.assertOpen();
+    if (typeof key !== 'string' || key.length < 1 || key.length > KV_KEY_MAX) fail('PULSE_ERR_KV', 'kvKey');
+    if (scope.kvLeft <= 0) fail('PULSE_ERR_BUDGET', 'kvFailed');
+    scope.kvLeft -= 1;
+    return key;
+  };
+  const run = async <T>(work: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await scope.race(work);
+    } catch (e) {
+      throw scopeError(scope, e, 'kvFailed');
+    }
+  };
+  return Object.freeze({
+    get: async (key: string) => {
+      const k = guard(key);
+      const v = await run(() => env.kv.get(k));
+      return typeof v === 'string' ? v : undefined;
+    },
+    put: async (key: string, value: string) => {
+      const k = guard(key);
+      if (typeof value !== 'string' || value.length > KV_VALUE_MAX) fail('PULSE_ERR_KV', 'kvValue');
+      await run(() => env.kv.put(k, value));
+    },
+    delete: async (key: string) => {
+      const k = guard(key);
+      await run(() => env.kv.delete(k));
+    },
+  });
+}
+
+/** Builds the context of `operation` at call depth `depth` over a shared scope. */
+export function createContext(env: ScopeEnvironment, scope: RequestScope, operation: string, depth: number): HandlerContext {
+  const ctx: HandlerContext = {
+    operation,
+    deadline: scope.deadlineEpoch,
+    signal: scope.signal,
+    config: env.definition.config,
+    fetch: (url, init) => governedFetch(env, scope, url, init),
+    secret: (name: string) => {
+      scope.assertOpen();
+      if (typeof name !== 'string' || !SECRET_NAME.test(name)) fail('PULSE_ERR_SECRET', 'secretName');
+      const provider = env.options.secrets;
+      if (provider === undefined) return undefined;
+      let v: unknown;
+      try {
+        v = provider(name);
+      } catch {
+        return fail('PULSE_ERR_SECRET', 'secretFailed');
+      }
+      if (typeof v !== 'string') return undefined;
+      scope.secretValues.add(v);
+      return v;
+    },
+    kv: makeKv(env, scope),
+    log: makeLogger(env, scope, operation),
+    call: (name, input) => callOperation(env, scope, name, input === undefined ? {} : input, depth + 1),
+  };
+  return Object.freeze(ctx);
+}
+
+/**
+ * ctx.call: runs another declared operation under the same scope. Static results are returned as
+ * declared; JavaScript handlers run with a child context. Input and output are checked to be plain
+ * JSON only — codec validation through the core (`Tools::check`) is not exported to JavaScript yet.
+ * Corpus and backend operations run only inside the core and are refused here.
+ */
+async function callOperation(env: ScopeEnvironment, scope: RequestScope, name: unknown, input: unknown, depth: number): Promise<unknown> {
+  scope.assertOpen();
+  const op = typeof name === 'string' ? env.operations.get(name) : undefined;
+  if (op === undefined) fail('PULSE_ERR_CALL', 'callUnknown');
+  if (depth > MAX_CALL_DEPTH) fail('PULSE_ERR_BUDGET', 'budgetDepth');
+  if (scope.callsLeft <= 0) fail('PULSE_ERR_BUDGET', 'budgetCalls');
+  scope.callsLeft -= 1;
+  const h = op.handler;
+  if (h.kind === 'static') return h.result === undefined ? null : JSON.parse(JSON.stringify(h.result));
+  if (h.kind !== 'javascript') fail('PULSE_ERR_CALL', 'callUnsupported');
+  if (!isPlainJson(input)) fail('PULSE_ERR_CALL', 'callFailed');
+  const child = createContext(env, scope, op.name, depth);
+  let out: unknown;
+  try {
+    out = await scope.race(() => h.fn(child, input));
+  } catch (e) {
+    throw scopeError(scope, e, 'callFailed');
+  }
+  const value = out === undefined ? null : out;
+  if (!isPlainJson(value)) fail('PULSE_ERR_CALL', 'callFailed');
+  return value;
+}
+
+export type HandlerOutcome = { ok: true; output: unknown } | { ok: false };
+
+export interface HandlerRunner {
+  /** Whether any operation has a JavaScript handler. */
+  readonly hasJavaScript: boolean;
+  run(op: string, input: unknown, opts: { timeoutMs: number; signal?: AbortSignal | SignalLike }): Promise<HandlerOutcome>;
+}
+
+/**
+ * Runs the JavaScript handler for one core `handler` instruction. Every failure — unknown operation,
+ * throw, rejection, timeout, output that is not plain JSON — is `{ ok: false }` with nothing of the
+ * exception attached; the core turns it into a fixed-message tool error.
+ */
+export function createHandlerRunner(definition: RouterDefinition, options: ContextOptions = {}): HandlerRunner {
+  const operations = new Map(definition.operations.map((o) => [o.name, o] as const));
+  const origins = new Set(Object.values(definition.backends).map((b) => new URL(b.url).origin));
+  const env: ScopeEnvironment = { definition, operations, origins, options, kv: options.kv ?? createMemoryKv() };
+  const hasJavaScript = definition.operations.some((o) => o.handler.kind === 'javascript');
+  return Object.freeze({
+    hasJavaScript,
+    async run(op: string, input: unknown, opts: { timeoutMs: number; signal?: AbortSignal | SignalLike }): Promise<HandlerOutcome> {
+      const target = operations.get(op);
+      if (target === undefined || target.handler.kind !== 'javascript') return { ok: false };
+      const fn = target.handler.fn;
+      const timeoutMs = typeof opts?.timeoutMs === 'number' && Number.isFinite(opts.timeoutMs) ? opts.timeoutMs : 0;
+      const budgetMs = Math.min(timeoutMs, definition.budgets.deadlineMs);
+      if (!(budgetMs > 0)) return { ok: false };
+      const scope = new RequestScope(budgetMs, definition.budgets, opts.signal);
+      try {
+        const ctx = createContext(env, scope, op, 0);
+        const out = await scope.race(() => fn(ctx, input === undefined ? {} : input));
+        const value = out === undefined ? null : out;
+        return isPlainJson(value) ? { ok: true, output: value } : { ok: false };
+      } catch {
+        return { ok: false };
+      } finally {
+        scope.close();
+      }
+    },
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * Handler builders for the native kinds (static, corpus, backend), which run inside the core on every
+ * target. A plain function passed as `handler` is the `javascript` kind instead (JavaScript hosts only).
+ */
+import type { HandlerDefinition } from '../router/definition';
+import { fail } from '../router/errors';
+
+export type NativeHandler = Exclude<HandlerDefinition, { kind: 'javascript' }>;
+
+/** Native handlers built here; the router accepts only these (or a function). */
+const built = new WeakSet<object>();
+
+export function isNativeHandler(v: unknown): v is NativeHandler {
+  return typeof v === 'object' && v !== null && built.has(v);
+}
+
+function finish<H extends NativeHandler>(h: H): H {
+  const frozen = Object.freeze(h);
+  built.add(frozen);
+  return frozen;
+}
+
+const STATIC_MAX_BYTES = 65536;
+const STATIC_MAX_DEPTH = 32;
+export const MAX_TIMEOUT_MS = 5000;
+export const MAX_BODY_BYTES = 1048576;
+
+function isPlain(v: object): boolean {
+  const p = Object.getPrototypeOf(v);
+  return p === Object.prototype || p === null;
+}
+
+/** True when `v` is plain JSON data (no functions, cycles, non-finite numbers, class instances). */
+export function isPlainJson(v: unknown, depth = 0): boolean {
+  if (depth > STATIC_MAX_DEPTH) return false;
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every((x) => isPlainJson(x, depth + 1));
+  if (typeof v === 'object' && isPlain(v)) {
+    return Object.keys(v).every((k) => k !== '__proto__' && isPlainJson((v as Record<string, unknown>)[k], depth + 1));
+  }
+  return false;
+}
+
+const encoder = new TextEncoder();
+
+export function utf8Length(s: string): number {
+  return encoder.encode(s).length;
+}
+
+export function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+/** A fixed result, copied and frozen at declaration. */
+function staticResult(value: unknown): NativeHandler {
+  if (!isPlainJson(value)) fail('PULSE_ERR_DECLARATION', 'handlerStatic');
+  const text = JSON.stringify(value);
+  if (utf8Length(text) > STATIC_MAX_BYTES) fail('PULSE_ERR_DECLARATION', 'handlerStatic');
+  return finish({ kind: 'static', result: deepFreeze(JSON.parse(text)) });
+}
+
+function intIn(v: unknown, lo: number, hi: number): boolean {
+  return typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
+}
+
+function onlyKeys(v: unknown, keys: readonly string[]): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && isPlain(v) && Object.keys(v).every((k) => keys.includes(k));
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Bounded corpus access: `search` (top-k full text), `read` (one entry by id), `list` (all entries). */
+function corpus(opts: { corpus: string; action: 'search' | 'read' | 'list'; topK?: number; maxBytes?: number }): NativeHandler {
+  if (!onlyKeys(opts, ['corpus', 'action', 'topK', 'maxBytes'])) fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
+  const { corpus: name, action, topK, maxBytes } = opts;
+  if (typeof name !== 'string' || !NAME.test(name)) fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
+  if (action !== 'search' && action !== 'read' && action !== 'list') fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
+  if (topK !== undefined && !intIn(topK, 1, 64)) fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
+  if (maxBytes !== undefined && !intIn(maxBytes, 1, MAX_BODY_BYTES)) fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
+  const h: Record<string, unknown> = { kind: 'corpus', corpus: name, action };
+  if (topK !== undefined) h.topK = topK;
+  if (maxBytes !== undefined) h.maxBytes = maxBytes;
+  return finish(h as NativeHandler);
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+// An absolute path of RFC 3986 pchars: no query, fragment, authority (`//`) or dot segments.
+const PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/%]{0,1023}$/;
+
+/** One governed HTTP call to a declared backend; the core builds the body from the decoded input. */
+function backend(opts: {
+  backend: string;
+  method: (typeof METHODS)[number];
+  path: string;
+  maxBytes: number;
+  timeoutMs: number;
+}): NativeHandler {
+  if (!onlyKeys(opts, ['backend', 'method', 'path', 'maxBytes', 'timeoutMs'])) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
+  const { backend: name, method, path, maxBytes, timeoutMs } = opts;
+  if (typeof name !== 'string' || !NAME.test(name)) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
+  if (!METHODS.includes(method)) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
+  if (typeof path !== 'string' || !PATH.test(path) || path.split('/').some((s) => s === '.' || s === '..')) {
+    fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
+  }
+  if (!intIn(maxBytes, 1, MAX_BODY_BYTES) || !intIn(timeoutMs, 1, MAX_TIMEOUT_MS)) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
+  return finish({ kind: 'backend', backend: name, method, path, maxBytes, timeoutMs });
+}
+
+export const handlers = Object.freeze({ static: staticResult, corpus, backend });

@@ -1,0 +1,20 @@
+/**
+ * @pulse-compute/mcp: a bounded, stateless MCP 2026-07-28 server. One sans-I/O Rust core (wasm, or
+ * wasm2js where WebAssembly is absent) decides every reply; this entry point is the Fetch host.
+ */
+export { createMcpHttpHandler } from './adapter/fetch/handler';
+export type { McpHttpHandler } from './adapter/fetch/handler';
+export { PROTOCOL_VERSION } from './protocol';
+export { DEFAULT_LIMITS } from './limits';
+export type { McpLimits } from './limits';
+export type {
+  McpAuthorizationOptions,
+  McpCoreSource,
+  McpHandlerContext,
+  McpHandlerOutcome,
+  McpHandlerRunner,
+  McpHttpOptions,
+  McpToolSource,
+  McpToolsOptions,
+} from './options';
+export type { PulseConfigError, PulseCoreError, PulseError, PulseErrorCode } from './errors';

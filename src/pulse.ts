@@ -1,0 +1,46 @@
+/**
+ * @pulse-compute/mcp/pulse: declare a module-level router of schema-typed operations and bind it
+ * statically, `export default { handle: (ctx) => server.handle(ctx) }` with
+ * `const server = mcp({ router, serverInfo })`. The core decodes inputs, encodes outputs and frames
+ * every reply; JavaScript handlers get a request-owned context and nothing else.
+ */
+export {
+  EntityRouter,
+  codec,
+  toolSource,
+  assertNativeEligible,
+  mcp,
+  jsonRpc,
+  PulseRouterError,
+  isPulseRouterError,
+  DEFAULT_BUDGETS,
+  STATIC_LIMITS,
+} from './router';
+export type {
+  Codec,
+  Infer,
+  JsonValue,
+  Scalar,
+  OptionalField,
+  OperationOptions,
+  RouterOptions,
+  InputOf,
+  OutputOf,
+  JavaScriptHandler,
+  PulseErrorCode,
+  McpBinding,
+  McpBindingOptions,
+  JsonRpcBinding,
+  PulseRequestContext,
+  RouterToolSource,
+  ToolSourceOptions,
+  CodecDescriptor,
+  FieldDescriptor,
+  Budgets,
+  CorpusDefinition,
+  CorpusEntry,
+  RouterDefinition,
+  ToolHints,
+} from './router';
+export { handlers, createMemoryKv } from './handlers';
+export type { HandlerContext, ContextFetchInit, ContextOptions, KvStore, LogRecord, LogSink, Logger, SignalLike } from './handlers';

@@ -1,0 +1,104 @@
+/**
+ * Typed errors of the router, the codec builders and the handler context. Each carries a stable code
+ * and a fixed message chosen from the table below, so no error ever echoes user input, a secret, a URL
+ * or the text of another exception.
+ */
+export type PulseErrorCode =
+  | 'PULSE_ERR_DECLARATION'
+  | 'PULSE_ERR_CODEC'
+  | 'PULSE_ERR_FROZEN'
+  | 'PULSE_ERR_NATIVE_INELIGIBLE'
+  | 'PULSE_ERR_OPTIONS'
+  | 'PULSE_ERR_FETCH_DENIED'
+  | 'PULSE_ERR_FETCH_FAILED'
+  | 'PULSE_ERR_BUDGET'
+  | 'PULSE_ERR_DEADLINE'
+  | 'PULSE_ERR_CONTEXT_CLOSED'
+  | 'PULSE_ERR_CALL'
+  | 'PULSE_ERR_SECRET'
+  | 'PULSE_ERR_KV'
+  | 'PULSE_ERR_UNAVAILABLE';
+
+const MESSAGES = {
+  // declarations
+  routerId: 'Router id must be 1-128 characters of A-Za-z0-9_.-',
+  routerOptions: 'Router options must be a plain object with known keys only',
+  operationName: 'Operation name must be 1-128 characters of A-Za-z0-9_.-',
+  operationDuplicate: 'Operation name is already declared on this router',
+  operationOptions: 'Operation options must be a plain object with known keys only',
+  operationTitle: 'Operation title (at most 256 characters) and description (at most 4096) must be strings',
+  operationHints: 'Operation hints must be an object of the four boolean MCP hints',
+  operationInput: 'Operation input must be an object codec',
+  operationOutput: 'Operation output must be a codec',
+  operationCount: 'A router declares at most 128 operations',
+  handler: 'Operation handler must be a function or a handler from handlers.*',
+  handlerCorpus: 'Corpus handler names a corpus the router does not declare',
+  handlerBackend: 'Backend handler names a backend the router does not declare',
+  handlerStatic: 'Static handler result must be bounded plain JSON',
+  handlerCorpusOptions: 'Corpus handler options are invalid (corpus, action search|read|list, topK 1-64, maxBytes 1-1048576)',
+  handlerBackendOptions: 'Backend handler options are invalid (backend, method, absolute path, maxBytes 1-1048576, timeoutMs 1-5000)',
+  backends: 'Backends must map names to https URLs or loopback http URLs without credentials, query or fragment',
+  config: 'Config must map names to strings (at most 4096 characters), finite numbers or booleans',
+  budgets: 'Budgets must be positive integers no greater than the defaults',
+  corpora: 'Corpora must be bounded versioned entry lists with unique ids',
+  // codecs
+  codecBounds: 'Codec bounds must be integers with min <= max inside the kind\'s range',
+  codecLength: 'String lengths must be non-negative integers with minLength <= maxLength',
+  codecNumber: 'Number bounds must be finite with min <= max',
+  codecEnum: 'Enum values must be 1-256 unique strings of at most 128 characters',
+  codecArray: 'Array codecs need an item codec and maxItems, a positive integer up to 65536',
+  codecObject: 'Object codecs need fields mapping 1-128 character names to codecs (at most 256 fields)',
+  codecInner: 'Expected a codec built by codec.*',
+  codecJson: 'JSON codecs need maxBytes 1-1048576 and maxDepth 1-32',
+  codecRecord: 'Scalar records need maxKeys 1-1024 and maxBytes 1-1048576',
+  codecOptions: 'Codec options must be a plain object with known keys only',
+  // binding
+  frozen: 'The router is bound; no operations can be declared after binding',
+  nativeIneligible:
+    'The router has JavaScript handlers, which run in JavaScript hosts only; the Native target admits static, corpus and backend handlers only',
+  mcpOptions: 'mcp options are invalid (router, serverInfo, legacyProtocol, limits)',
+  limitsRaise: 'Limits may only lower the static binding ceilings',
+  toolSourceOptions: 'Tool source options are invalid (secrets, kv, log)',
+  compilerMissing: 'The manifest compiler is not available in this build',
+  jsonRpcUnavailable: 'The JSON-RPC adapter is not available in this build',
+  // context
+  fetchDenied: 'Fetch destination is not a declared backend origin',
+  fetchInvalid: 'Fetch arguments are invalid',
+  fetchFailed: 'Fetch failed',
+  fetchRedirect: 'Fetch received a redirect; redirects are not followed',
+  fetchUnavailable: 'Fetch is not available in this host',
+  budgetFetches: 'Fetch budget exhausted',
+  budgetBytes: 'Fetch byte budget exhausted',
+  budgetCalls: 'Call budget exhausted',
+  budgetDepth: 'Call depth budget exhausted',
+  deadline: 'Deadline exceeded',
+  closed: 'The request context has ended',
+  callUnknown: 'Called operation is not declared on this router',
+  callUnsupported: 'Called operation kind cannot run from ctx.call',
+  callFailed: 'Called operation failed',
+  secretName: 'Secret name must be 1-128 characters of A-Za-z0-9_.-',
+  secretFailed: 'Secret lookup failed',
+  kvKey: 'KV keys must be 1-512 characters',
+  kvValue: 'KV values must be strings of at most 65536 characters',
+  kvFull: 'KV store is full',
+  kvFailed: 'KV operation failed',
+} as const;
+
+export type PulseErrorMessage = keyof typeof MESSAGES;
+
+export class PulseRouterError extends Error {
+  readonly code: PulseErrorCode;
+  constructor(code: PulseErrorCode, message: PulseErrorMessage) {
+    super(MESSAGES[message]);
+    this.name = 'PulseRouterError';
+    this.code = code;
+  }
+}
+
+export function fail(code: PulseErrorCode, message: PulseErrorMessage): never {
+  throw new PulseRouterError(code, message);
+}
+
+export function isPulseRouterError(e: unknown): e is PulseRouterError {
+  return e instanceof PulseRouterError;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    // --expose-gc lets test/peers.test.ts measure heap growth after forced collections.
+    poolOptions: { forks: { execArgv: ['--expose-gc'], maxForks: 2, minForks: 1 } },
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    reporters: ['default'],
+  },
+});
