@@ -424,6 +424,13 @@ async function inspectorSteps(S, ctx) {
 
 // ---------------------------------------------------------------- report
 
+/** The tree being qualified: HEAD and whether the working tree differs from it (read-only git). */
+async function sourceRevision() {
+  const head = await run('git', ['rev-parse', 'HEAD'], { cwd: ROOT, env: process.env, timeoutMs: 5000 });
+  const st = await run('git', ['status', '--porcelain'], { cwd: ROOT, env: process.env, timeoutMs: 10_000 });
+  return { commit: head.code === 0 ? head.stdout.trim() : null, uncommittedChanges: st.code === 0 ? st.stdout.split('\n').filter(Boolean).length : null };
+}
+
 function printTable(steps) {
   const rows = steps.map((s) => [s.ok ? 'pass' : s.skipped ? 'SKIP' : 'FAIL', s.id, s.server ?? '-', s.revision ?? '-', `${s.ms}`, s.wire ? `${s.wire.responseBytes}` : '-']);
   const head = ['result', 'step', 'server', 'revision', 'ms', 'resp bytes'];
@@ -442,11 +449,14 @@ async function main() {
   const home = path.join(QUALIFY_DIR, '.home', `run-${process.pid}`);
   fs.rmSync(home, { recursive: true, force: true });
   fs.mkdirSync(home, { recursive: true });
+  // Also on signals: lib.mjs exits the process after killing the children.
+  if (!opts.keepHome) process.on('exit', () => fs.rmSync(home, { recursive: true, force: true }));
   const S = new Steps(opts.only);
   const report = {
     generatedAt: new Date().toISOString(),
     target: opts.reference ? 'reference' : opts.script === 'start' ? 'pulse' : `pulse (npm run ${opts.script})`,
     node: process.version,
+    source: await sourceRevision(),
     servers: {},
     clients: {},
   };
@@ -495,7 +505,6 @@ async function main() {
   } finally {
     for (const s of servers) { await s.proxy.close(); await s.proc.stop(); }
     killAllChildren();
-    if (!opts.keepHome) fs.rmSync(home, { recursive: true, force: true });
   }
 
   report.steps = S.list;

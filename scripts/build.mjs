@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Builds the package: tsc → dist/cjs (CommonJS + declarations), then one thin ESM wrapper per
 // package.json export (dist/esm/*.mjs + .d.mts) re-exporting the CommonJS named exports, so
-// `import` and `require` share one implementation and one copy of its state.
+// `import` and `require` share one implementation and one copy of its state. The build happens in a
+// private directory that replaces dist/ at the end, so a concurrent reader never sees a half-built dist.
 //   --if-needed  skip when dist is newer than every source file (used by `npm start`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,23 +31,30 @@ if (process.argv.includes('--if-needed') && existsSync(STAMP)) {
   if (statSync(STAMP).mtimeMs >= inputs) process.exit(0);
 }
 
-rmSync(DIST, { recursive: true, force: true });
-const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {
-  stdio: 'inherit',
-});
+const STAGE = join(ROOT, 'node_modules', '.cache', `pulse-dist-${process.pid}`);
+rmSync(STAGE, { recursive: true, force: true });
+mkdirSync(STAGE, { recursive: true });
+const tsc = spawnSync(
+  process.execPath,
+  [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', join(STAGE, 'cjs')],
+  { stdio: 'inherit' },
+);
 if (tsc.status !== 0) {
+  rmSync(STAGE, { recursive: true, force: true });
   process.stderr.write('build: tsc failed\n');
   process.exit(1);
 }
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const require = createRequire(import.meta.url);
-mkdirSync(join(DIST, 'esm'), { recursive: true });
+mkdirSync(join(STAGE, 'esm'), { recursive: true });
+/** package.json paths point into dist/; while building they live in the stage directory. */
+const staged = (p) => join(STAGE, relative(DIST, join(ROOT, p)));
 const written = [];
 for (const target of Object.values(pkg.exports)) {
   if (typeof target !== 'object' || !target.import || !target.require) continue;
-  const cjsPath = join(ROOT, target.require);
-  const esmPath = join(ROOT, target.import);
+  const cjsPath = staged(target.require);
+  const esmPath = staged(target.import);
   if (!existsSync(cjsPath)) continue; // an entry whose source is not written yet
   const names = Object.keys(require(cjsPath)).filter((n) => n !== '__esModule' && n !== 'default');
   const spec = relative(dirname(esmPath), cjsPath).split('\\').join('/');
@@ -58,7 +66,9 @@ for (const target of Object.values(pkg.exports)) {
       (names.length ? `export const { ${names.join(', ')} } = cjs;\n` : ''),
   );
   writeFileSync(esmPath.replace(/\.mjs$/, '.d.mts'), `export * from '${from}';\n`);
-  written.push(relative(ROOT, esmPath));
+  written.push(relative(STAGE, esmPath));
 }
-writeFileSync(STAMP, '');
-process.stdout.write(`build: dist/cjs + ${written.join(', ')}\n`);
+writeFileSync(join(STAGE, '.build-stamp'), '');
+rmSync(DIST, { recursive: true, force: true });
+renameSync(STAGE, DIST);
+process.stdout.write(`build: dist/cjs + ${written.map((w) => `dist/${w}`).join(', ')}\n`);

@@ -1,73 +1,7 @@
 #!/usr/bin/env node
-/**
- * `pulse-mcp compile <router module> --out <dir> [--response-bytes N] [--request-bytes N]`
- * Loads the router module, compiles it and writes manifest.json, entities-catalog.json and
- * schema-json-registry.json. Exit codes: 0 written, 1 compile failure, 2 usage.
- */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { artifactFiles, compileRouter, ManifestError } from './compiler/index';
-import type { RouterDefinition } from './router/definition';
+// The `pulse-mcp` executable: runs src/compiler/cli.ts (kept separate so importing it runs nothing).
+import { main } from './compiler/cli';
 
-const USAGE = 'usage: pulse-mcp compile <router module> --out <dir> [--response-bytes N] [--request-bytes N]';
-
-// A real dynamic import (not rewritten to require by a CommonJS build) loads ESM and CJS modules alike.
-const importModule = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<Record<string, unknown>>;
-
-function definitionOf(mod: Record<string, unknown>): RouterDefinition {
-  const candidates = [mod.default, mod.router];
-  const nested = (mod.default as Record<string, unknown> | undefined)?.default;
-  if (nested !== undefined) candidates.push(nested);
-  for (const c of candidates) {
-    if (typeof c !== 'object' || c === null) continue;
-    const d = (c as { definition?: unknown }).definition;
-    const def = typeof d === 'function' ? (d as () => unknown).call(c) : d ?? c;
-    if (typeof def === 'object' && def !== null && Array.isArray((def as RouterDefinition).operations)) return def as RouterDefinition;
-  }
-  throw new ManifestError('the module exports no router: export a RouterDefinition (or an object with `definition`) as default or `router`');
-}
-
-function positiveInt(v: string | undefined): number | undefined {
-  if (v === undefined || !/^[1-9][0-9]{0,9}$/.test(v)) return undefined;
-  return Number(v);
-}
-
-export async function main(argv: readonly string[]): Promise<number> {
-  const [cmd, modulePath, ...rest] = argv;
-  let out: string | undefined;
-  const opts: { responseBytes?: number; requestBytes?: number } = {};
-  for (let i = 0; i < rest.length; i += 2) {
-    const flag = rest[i];
-    const value = rest[i + 1];
-    if (flag === '--out' && value !== undefined) out = value;
-    else if (flag === '--response-bytes' && positiveInt(value) !== undefined) opts.responseBytes = positiveInt(value);
-    else if (flag === '--request-bytes' && positiveInt(value) !== undefined) opts.requestBytes = positiveInt(value);
-    else {
-      process.stderr.write(`${USAGE}\n`);
-      return 2;
-    }
-  }
-  if (cmd !== 'compile' || modulePath === undefined || out === undefined) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  try {
-    const mod = await importModule(pathToFileURL(resolve(modulePath)).href);
-    const files = artifactFiles(compileRouter(definitionOf(mod), opts));
-    mkdirSync(out, { recursive: true });
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(out, name), text);
-    process.stdout.write(`wrote ${Object.keys(files).join(', ')} to ${out}\n`);
-    return 0;
-  } catch (err) {
-    // Only our own messages are printed; a foreign exception's text could carry anything.
-    process.stderr.write(err instanceof ManifestError ? `pulse-mcp: ${err.message}\n` : 'pulse-mcp: the router module failed to load\n');
-    return 1;
-  }
-}
-
-if (require.main === module) {
-  void main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
-}
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

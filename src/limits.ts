@@ -8,6 +8,8 @@ export interface McpLimits {
   readonly depth: number;
   /** End-to-end deadline of one request, milliseconds. */
   readonly deadlineMs: number;
+  /** Bytes of one whole tool result; at most `responseBytes`, which is also its default. */
+  readonly toolResultBytes?: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<McpLimits> = Object.freeze({

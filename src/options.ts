@@ -32,7 +32,10 @@ export interface McpHandlerRunner {
  */
 export interface McpToolSource {
   readonly manifest: unknown;
+  /** Runs `javascript` handlers; absent when every tool is native. */
   readonly handlers?: McpHandlerRunner;
+  /** The same hook as a function (docs/contracts.md §8); used when `handlers` is absent. */
+  readonly runHandler?: McpHandlerRunner['run'];
 }
 
 /** Alias kept for the public surface named in the seed. */
@@ -76,13 +79,13 @@ export interface McpHttpOptions {
 /** The validated snapshot a handler is built from. */
 export interface ResolvedOptions {
   readonly configJson: string;
-  readonly limits: Readonly<McpLimits>;
+  readonly limits: Readonly<Required<McpLimits>>;
   readonly handlers: McpHandlerRunner | undefined;
   readonly core: McpCoreSource | undefined;
 }
 
 const OPTION_KEYS = new Set(['path', 'allowedOrigins', 'serverInfo', 'limits', 'legacyProtocol', 'tools', 'core']);
-const LIMIT_KEYS: readonly (keyof McpLimits)[] = ['requestBytes', 'responseBytes', 'depth', 'deadlineMs'];
+const LIMIT_KEYS = ['requestBytes', 'responseBytes', 'depth', 'deadlineMs'] as const;
 const MAX_PATH = 256;
 const MAX_ORIGINS = 64;
 const MAX_INFO = 128;
@@ -148,13 +151,15 @@ function resolveServerInfo(value: unknown): { name: string; version: string } {
   return { name, version };
 }
 
-function resolveLimits(value: unknown): McpLimits {
-  if (value === undefined) return { ...DEFAULT_LIMITS };
+function resolveLimits(value: unknown): Required<McpLimits> {
+  const out: Record<keyof McpLimits, number> = { ...DEFAULT_LIMITS, toolResultBytes: DEFAULT_LIMITS.responseBytes };
+  if (value === undefined) return out;
   if (!isRecord(value)) fail('limits must be an object');
   for (const key of Object.keys(value)) {
-    if (!(LIMIT_KEYS as readonly string[]).includes(key)) fail('limits has an unknown key; allowed: requestBytes, responseBytes, depth, deadlineMs');
+    if (!(LIMIT_KEYS as readonly string[]).includes(key) && key !== 'toolResultBytes') {
+      fail('limits has an unknown key; allowed: requestBytes, responseBytes, depth, deadlineMs, toolResultBytes');
+    }
   }
-  const out: Record<keyof McpLimits, number> = { ...DEFAULT_LIMITS };
   for (const key of LIMIT_KEYS) {
     const v = value[key];
     if (v === undefined) continue;
@@ -167,6 +172,11 @@ function resolveLimits(value: unknown): McpLimits {
   if (out.responseBytes < out.requestBytes + RESPONSE_HEADROOM_BYTES) {
     fail(`limits.responseBytes must exceed limits.requestBytes by at least ${RESPONSE_HEADROOM_BYTES} bytes`);
   }
+  const tool = value.toolResultBytes;
+  if (tool === undefined) out.toolResultBytes = out.responseBytes;
+  else if (typeof tool !== 'number' || !Number.isInteger(tool) || tool < 1 || tool > out.responseBytes) {
+    fail('limits.toolResultBytes must be an integer from 1 to limits.responseBytes');
+  } else out.toolResultBytes = tool;
   return out;
 }
 
@@ -180,11 +190,14 @@ function resolveTools(value: unknown): { manifestJson: string; handlers: McpHand
     fail('tools.manifest must be JSON-serializable');
   }
   if (typeof manifestJson !== 'string' || !isRecord(value.manifest)) fail('tools.manifest must be a JSON object');
-  const handlers = value.handlers;
+  const { handlers, runHandler } = value;
   if (handlers !== undefined && (!isRecord(handlers) || typeof handlers.run !== 'function')) {
     fail('tools.handlers must be an object with a run method');
   }
-  return { manifestJson, handlers: handlers as McpHandlerRunner | undefined };
+  if (runHandler !== undefined && typeof runHandler !== 'function') fail('tools.runHandler must be a function');
+  if (handlers !== undefined) return { manifestJson, handlers: handlers as unknown as McpHandlerRunner };
+  const run = runHandler as McpHandlerRunner['run'] | undefined;
+  return { manifestJson, handlers: run === undefined ? undefined : { run: (op, input, context) => run(op, input, context) } };
 }
 
 function resolveCore(value: unknown): McpCoreSource | undefined {
@@ -223,7 +236,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     '{"path":' + JSON.stringify(path) +
     ',"allowedOrigins":' + JSON.stringify(allowedOrigins) +
     ',"serverInfo":' + JSON.stringify(serverInfo) +
-    ',"limits":' + JSON.stringify({ ...limits, toolResultBytes: limits.responseBytes }) +
+    ',"limits":' + JSON.stringify(limits) +
     ',"legacyProtocol":' + (legacy === undefined ? 'null' : JSON.stringify(legacy)) +
     ',"tools":' + (tools === undefined ? 'null' : tools.manifestJson) +
     '}';

@@ -46,7 +46,7 @@ async function viaFetch(body: Uint8Array, chunks?: Uint8Array[]): Promise<Reply>
     }, { highWaterMark: 0 });
     init.duplex = 'half';
   } else {
-    init.body = body;
+    init.body = body as BodyInit;
   }
   const res = await handler.fetch(new Request('http://127.0.0.1/mcp', init));
   const raw = Buffer.from(await res.arrayBuffer()).toString('utf8');
@@ -170,8 +170,8 @@ describe('chunk boundaries never change the verdict', () => {
         const whole = await viaFetch(body);
         const chunks = bytewise ? [...body].map((b) => Uint8Array.of(b)) : splitAt(body, cuts);
         const split = await viaFetch(body, chunks);
+        // Only invariance here; the verdict itself is the previous property's subject.
         expect(split, `chunks at ${chunks.map((x) => x.length)}`).toStrictEqual(whole);
-        check(body, c.wrap, split);
       }),
       params(Math.round(RUNS / 2)),
     );
@@ -194,8 +194,7 @@ describe('chunk boundaries never change the verdict', () => {
           const ex = await send(srv.port, { method: 'POST', path: '/mcp', headers: HEADERS, chunks });
           expect(ex.response, ex.error).not.toBeNull();
           const raw = ex.response!.body.toString('utf8');
-          expect({ status: ex.response!.status, code: codeOf(raw), raw }).toStrictEqual(whole);
-          check(body, c.wrap, { status: ex.response!.status, code: codeOf(raw), raw });
+          expect({ status: ex.response!.status, code: codeOf(raw), raw }, `chunks at ${chunks.map((x) => x.length)}`).toStrictEqual(whole);
         }),
         params(Math.round(RUNS / 4)),
       );

@@ -30,6 +30,7 @@ export function probeStream(chunks: Uint8Array[], after: 'end' | 'stall' | 'fail
       if (after === 'end') c.close();
       else if (after === 'fail') c.error(new Error('upload interrupted'));
       else return new Promise<void>(() => {}); // stall: never produces more
+      return undefined;
     },
     cancel() {
       cancelled = true;
@@ -50,7 +51,7 @@ export function buildRequest(r: OutcomeRequest): { request: Request; probe?: Str
     init.body = probe.stream;
     init.duplex = 'half';
   } else if (r.body !== undefined) {
-    init.body = toBytes(r.body);
+    init.body = toBytes(r.body) as BodyInit;
   }
   return { request: new Request(`http://127.0.0.1${r.path}`, init), probe };
 }

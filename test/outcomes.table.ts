@@ -13,6 +13,7 @@ import {
   envelope,
   modernHeaders,
   nest,
+  OMIT,
   type Id,
   type ProfileName,
 } from './support/fixtures';
@@ -65,7 +66,7 @@ const post = (headers: [string, string][], body: string | Uint8Array, path = '/m
   body,
 });
 const discoverBody = (id: Id = 1) => envelope(DISCOVER, id);
-const modernPost = (method: string, body: string, name?: string) => post(modernHeaders(method, name), body);
+const modernPost = (method: string, body: string | Uint8Array, name?: string) => post(modernHeaders(method, name), body);
 const ok = (id: Id): OutcomeExpected => ({ status: 200, code: null, id, result: DISCOVER_RESULT });
 const err = (status: number, code: number, id: Id | 'absent' | 'any', data?: unknown): OutcomeExpected =>
   data === undefined ? { status, code, id } : { status, code, id, data };
@@ -377,6 +378,26 @@ export const OUTCOMES: OutcomeRow[] = [
     request: post(D, discoverWith('{"a":1,"b":{"c":1,"c":2}}')),
     expected: err(400, -32700, 'absent'),
   },
+  {
+    name: 'duplicate key in an object inside an array inside an object',
+    request: post(D, discoverWith('{"p":[{"a":1,"a":1}]}')),
+    expected: err(400, -32700, 'absent'),
+  },
+  {
+    name: 'duplicate key in an object inside nested arrays',
+    request: post(D, discoverWith('[[{"a":1,"a":1}]]')),
+    expected: err(400, -32700, 'absent'),
+  },
+  {
+    name: 'batch whose element has a duplicate key is invalid JSON first',
+    request: post(D, `[{"a":1,"a":2}]`),
+    expected: err(400, -32700, 'absent'),
+  },
+  {
+    name: 'request whose id is an array holding a duplicate key is invalid JSON first',
+    request: post(D, discoverBody(1).replace('"id":1', '"id":[{"a":1,"a":2}]')),
+    expected: err(400, -32700, 'absent'),
+  },
   { name: 'lone high surrogate escape', request: post(D, discoverNamed('"\\ud800"')), expected: err(400, -32700, 'absent') },
   { name: 'lone low surrogate escape', request: post(D, discoverNamed('"\\udc00x"')), expected: err(400, -32700, 'absent') },
   { name: 'high surrogate followed by a non-surrogate escape', request: post(D, discoverNamed('"\\ud800\\u0041"')), expected: err(400, -32700, 'absent') },
@@ -470,7 +491,7 @@ export const OUTCOMES: OutcomeRow[] = [
     expected: err(400, -32020, 33),
   },
   { name: '_meta missing', request: modernPost(DISCOVER, envelope(DISCOVER, 34, {})), expected: err(400, -32602, 34) },
-  { name: 'params missing', request: modernPost(DISCOVER, envelope(DISCOVER, 35, undefined)), expected: err(400, -32602, 35) },
+  { name: 'params missing', request: modernPost(DISCOVER, envelope(DISCOVER, 35, OMIT)), expected: err(400, -32602, 35) },
   { name: '_meta protocolVersion missing', request: modernPost(DISCOVER, envelope(DISCOVER, 36, metaWithout(PV))), expected: err(400, -32602, 36) },
   { name: '_meta clientCapabilities missing', request: modernPost(DISCOVER, envelope(DISCOVER, 37, metaWithout(CC))), expected: err(400, -32602, 37) },
   { name: '_meta protocolVersion not a string', request: modernPost(DISCOVER, envelope(DISCOVER, 38, metaWith({ ...META, [PV]: 20260728 }))), expected: err(400, -32602, 38) },

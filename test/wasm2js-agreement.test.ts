@@ -177,8 +177,10 @@ describe('loader falls back to wasm2js when WebAssembly is absent', () => {
       for (const [n, v] of row.request.headers) headers.append(n, v);
       const r = row.request;
       const body = r.chunks ? Buffer.concat(r.chunks.map((c) => Buffer.from(toBytes(c)))) : r.body !== undefined ? toBytes(r.body) : undefined;
-      const res = await h.fetch(new Request(`http://127.0.0.1${r.path}`, { method: r.method, headers, body: r.method === 'GET' || r.method === 'HEAD' ? undefined : body }));
-      return `${res.status} ${JSON.stringify([...res.headers])} ${Buffer.from(await res.arrayBuffer()).toString('hex')}`;
+      const res = await h.fetch(new Request(`http://127.0.0.1${r.path}`, { method: r.method, headers, body: r.method === 'GET' || r.method === 'HEAD' ? undefined : (body as BodyInit | undefined) }));
+      const hs: string[] = [];
+      res.headers.forEach((v, k) => hs.push(`${k}: ${v}`));
+      return `${res.status} ${JSON.stringify(hs)} ${Buffer.from(await res.arrayBuffer()).toString('hex')}`;
     };
     for (const row of rows) {
       const p = row.profile ?? 'default';

@@ -98,7 +98,6 @@ export function compileProgram(root: CodecDescriptor, where: string): CodecProgr
         break;
       case 'scalarRecord':
         fail(`${where}: scalarRecord has no JSON Schema projection; tools cannot use it`);
-      // eslint-disable-next-line no-fallthrough
       default:
         fail(`${where}: unknown codec kind`);
     }

@@ -143,21 +143,43 @@ type CoreReq = ReturnType<Engine['request']>;
 
 /** Performs one outbound instruction and returns the core's next action. */
 async function perform(req: CoreReq, instruction: Instruction, departure: Departure | undefined, options: DriverOptions): Promise<Action> {
-  const limit = Math.min(numberField(instruction.timeoutMs), req.timeoutMs(now()));
+  const started = now();
+  const budget = numberField(instruction.timeoutMs);
   const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
   let work: Promise<string>;
+  const limit = Math.min(budget, req.timeoutMs(started));
   if (instruction.kind === 'handler') work = runHandler(instruction, options.handlers, limit, controller?.signal);
   else if (instruction.kind === 'backend') work = runBackend(instruction, controller?.signal);
   else work = Promise.resolve('{"ok":false}');
-  const event = await race(work, limit, departure);
-  if (event === TIMEOUT || event === GONE) {
+  const abandon = (): void => {
     controller?.abort();
     // The abandoned work may still settle; its result is dropped.
     work.catch(() => undefined);
-    if (event === GONE) return finalOf(req.abort(now()));
-    return req.resume(instruction.kind === 'backend' ? '{"ok":false,"reason":"timeout"}' : '{"ok":false}', now());
+  };
+  const failed = instruction.kind === 'backend' ? '{"ok":false,"reason":"timeout"}' : '{"ok":false}';
+  // Timers may fire a little early; each wait re-checks both clocks rather than trusting the timer.
+  for (;;) {
+    const at = now();
+    const coreLeft = req.timeoutMs(at);
+    const ownLeft = budget - (at - started);
+    if (coreLeft === 0) {
+      // The end-to-end deadline passed: the core answers 408 itself.
+      abandon();
+      const action = req.tick(at);
+      return action.kind === 'respond' ? action : req.resume(failed, at);
+    }
+    if (ownLeft <= 0) {
+      abandon();
+      return req.resume(failed, at);
+    }
+    const event = await race(work, Math.min(coreLeft, ownLeft), departure);
+    if (event === TIMEOUT) continue;
+    if (event === GONE) {
+      abandon();
+      return finalOf(req.abort(now()));
+    }
+    return req.resume(event, now());
   }
-  return req.resume(event, now());
 }
 
 function numberField(value: unknown): number {

@@ -39,6 +39,7 @@ export type Action = ContinueAction | RespondAction | CallAction;
 
 const CONTINUE: ContinueAction = Object.freeze({ kind: 'continue' });
 const encoder = new TextEncoder();
+const ASCII = /^[\x00-\x7f]*$/;
 const decoder = new TextDecoder();
 
 const INTERNAL_BODY = encoder.encode('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');
@@ -193,7 +194,8 @@ export class CoreRequest {
   head(method: string, target: string, headers: Iterable<HeaderPair>, now: number): Action {
     let text = `${method} ${target}\r\n`;
     for (const [name, value] of headers) text += `${name}: ${value}\r\n`;
-    const bytes = latin1Bytes(text);
+    // Heads are ASCII in practice: TextEncoder then yields the same bytes as Latin-1, faster.
+    const bytes = ASCII.test(text) ? encoder.encode(text) : latin1Bytes(text);
     return this.act(() => withInput(this.core, bytes, (p, l) => this.core.pulse_request_head(this.req, p, l, now)));
   }
 

@@ -140,13 +140,10 @@ export function mcp(options: McpBindingOptions): McpBinding {
     ...contextOptions(o, () => fail('PULSE_ERR_OPTIONS', 'mcpOptions')),
     compile: { requestBytes: limits.requestBytes, responseBytes: limits.responseBytes },
   });
-  // toolResultBytes is enforced by the core once the hosts' options carry it (see the report of
-  // the router issue); until then the host caps a tool result at the reply budget.
-  const hostLimits = { requestBytes: limits.requestBytes, responseBytes: limits.responseBytes, depth: limits.depth, deadlineMs: limits.deadlineMs };
   const handler = createMcpHttpHandler({
     path: '/mcp',
     serverInfo: o.serverInfo as McpBindingOptions['serverInfo'],
-    limits: hostLimits,
+    limits,
     ...(o.legacyProtocol === undefined ? {} : { legacyProtocol: '2025-06-18' as const }),
     tools,
   });

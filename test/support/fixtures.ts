@@ -35,11 +35,14 @@ export function modernHeaders(method: string, name?: string): [string, string][]
   return h;
 }
 
+/** Pass as `params` to leave the member out. */
+export const OMIT = Symbol('omit');
+
 export function envelope(method: string, id: Id | undefined, params: unknown = { _meta: META }): string {
   const o: Record<string, unknown> = { jsonrpc: '2.0' };
   if (id !== undefined) o.id = id;
   o.method = method;
-  if (params !== undefined) o.params = params;
+  if (params !== OMIT) o.params = params;
   return JSON.stringify(o);
 }
 

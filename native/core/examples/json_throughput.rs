@@ -1,5 +1,6 @@
 //! Parse throughput of the strict JSON module on generated bodies.
-//! Run: `cd native && cargo run --release -p pulse-core --example json_throughput`
+//! Host: `cd native && cargo run --release -p pulse-core --example json_throughput`
+//! Wasm (Node): build with `--target wasm32-wasi` (Debian's rustc) and run the .wasm under `node:wasi`.
 use std::time::{Duration, Instant};
 
 use pulse_core::json;
@@ -40,7 +41,13 @@ fn number_body(target: usize) -> Vec<u8> {
     let mut s = String::from("[");
     let mut i = 0u64;
     while s.len() + 40 < target {
-        s.push_str(&format!("{},{}.{},-{}e-3,", i, i * 31 % 1000, i % 97, i % 13));
+        s.push_str(&format!(
+            "{},{}.{},-{}e-3,",
+            i,
+            i * 31 % 1000,
+            i % 97,
+            i % 13
+        ));
         i += 1;
     }
     s.push_str("0]");
@@ -48,28 +55,38 @@ fn number_body(target: usize) -> Vec<u8> {
 }
 
 fn measure(label: &str, input: &[u8]) {
-    // Warm up and check the body is valid.
-    json::parse(input, 32).expect("generated body parses");
-    let budget = Duration::from_millis(400);
-    let start = Instant::now();
-    let mut runs = 0u64;
     // Consumed below so the parses cannot be optimized away.
     let mut members = 0usize;
-    while start.elapsed() < budget {
-        for _ in 0..16 {
-            let doc = json::parse(input, 32).expect("generated body parses");
-            members += match doc.root() {
-                json::Value::Object(o) => o.len(),
-                json::Value::Array(a) => a.len(),
-                _ => 0,
-            };
+    let mut round = |budget: Duration| {
+        let start = Instant::now();
+        let mut runs = 0u64;
+        while start.elapsed() < budget {
+            for _ in 0..8 {
+                let doc = json::parse(input, 32).expect("generated body parses");
+                members += match doc.root() {
+                    json::Value::Object(o) => o.len(),
+                    json::Value::Array(a) => a.len(),
+                    _ => 0,
+                };
+            }
+            runs += 8;
         }
-        runs += 16;
-    }
+        start.elapsed().as_secs_f64() / runs as f64
+    };
+    // Warm up (lets a wasm engine tier up), then keep the best of a few rounds: the machine is shared.
+    round(Duration::from_millis(100));
+    let best = (0..5)
+        .map(|_| round(Duration::from_millis(60)))
+        .fold(f64::INFINITY, f64::min);
     assert!(members > 0);
-    let secs = start.elapsed().as_secs_f64();
-    let mbps = (runs as f64 * input.len() as f64) / secs / 1e6;
-    println!("{:>14} ({} bytes): {:8.1} MB/s  ({:.2} us/parse)", label, input.len(), mbps, secs * 1e6 / runs as f64);
+    let mbps = input.len() as f64 / best / 1e6;
+    println!(
+        "{:>14} ({} bytes): {:8.1} MB/s  ({:.2} us/parse)",
+        label,
+        input.len(),
+        mbps,
+        best * 1e6
+    );
 }
 
 fn main() {

@@ -27,14 +27,20 @@ struct Slab<T> {
 
 impl<T> Slab<T> {
     const fn new() -> Slab<T> {
-        Slab { slots: Vec::new(), free: Vec::new() }
+        Slab {
+            slots: Vec::new(),
+            free: Vec::new(),
+        }
     }
 
     fn insert(&mut self, value: T) -> u32 {
         let index = match self.free.pop() {
             Some(i) => i,
             None if self.slots.len() < MAX_SLOTS => {
-                self.slots.push(Slot { generation: 0, value: None });
+                self.slots.push(Slot {
+                    generation: 0,
+                    value: None,
+                });
                 self.slots.len() - 1
             }
             None => return 0,
@@ -233,7 +239,11 @@ pub extern "C" fn pulse_request_timeout_ms(req: u32, now: f64) -> f64 {
 /// Valid until the next call on `req` (the buffer belongs to the request).
 #[no_mangle]
 pub extern "C" fn pulse_output_ptr(req: u32) -> *const u8 {
-    with(|h| h.requests.get(req).map_or(std::ptr::null(), |r| r.output().as_ptr()))
+    with(|h| {
+        h.requests
+            .get(req)
+            .map_or(std::ptr::null(), |r| r.output().as_ptr())
+    })
 }
 
 #[no_mangle]
@@ -278,9 +288,15 @@ mod tests {
             pulse_engine_free(e);
             assert_eq!(pulse_request_new(e, 0.0), 0, "freed engine");
             let head = b"POST /mcp\r\naccept: application/json, text/event-stream\r\ncontent-type: application/json\r\nmcp-protocol-version: 2026-07-28\r\nmcp-method: server/discover\r\n";
-            assert_eq!(pulse_request_head(r, head.as_ptr(), head.len() as u32, 1.0), 0);
+            assert_eq!(
+                pulse_request_head(r, head.as_ptr(), head.len() as u32, 1.0),
+                0
+            );
             let body = br#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-            assert_eq!(pulse_request_body(r, body.as_ptr(), body.len() as u32, 2.0), 0);
+            assert_eq!(
+                pulse_request_body(r, body.as_ptr(), body.len() as u32, 2.0),
+                0
+            );
             assert_eq!(pulse_request_timeout_ms(r, 2.0), 9998.0);
             assert_eq!(pulse_request_end(r, 3.0), 1);
             assert!(output(r).starts_with(b"200\r\n"));

@@ -20,7 +20,11 @@ pub fn check(config: &Config, head: &Head<'_>) -> Result<(), Refusal> {
         return Err(Refusal::Empty(405));
     }
     if let Some(origin) = head.get(Field::Origin) {
-        if !config.allowed_origins.iter().any(|o| o.as_bytes() == origin) {
+        if !config
+            .allowed_origins
+            .iter()
+            .any(|o| o.as_bytes() == origin)
+        {
             return Err(Refusal::Empty(403));
         }
     }
@@ -55,8 +59,14 @@ pub fn size_hint(head: &Head<'_>, limit: usize) -> usize {
 }
 
 fn trim(v: &[u8]) -> &[u8] {
-    let start = v.iter().position(|&b| b != b' ' && b != b'\t').unwrap_or(v.len());
-    let end = v.iter().rposition(|&b| b != b' ' && b != b'\t').map_or(start, |i| i + 1);
+    let start = v
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(v.len());
+    let end = v
+        .iter()
+        .rposition(|&b| b != b' ' && b != b'\t')
+        .map_or(start, |i| i + 1);
     &v[start..end]
 }
 
@@ -109,7 +119,8 @@ pub fn is_json_utf8(content_type: &[u8]) -> bool {
         let p = trim(p);
         match p.iter().position(|&b| b == b'=') {
             Some(eq) => {
-                trim(&p[..eq]).eq_ignore_ascii_case(b"charset") && unquote(trim(&p[eq + 1..])).eq_ignore_ascii_case(b"utf-8")
+                trim(&p[..eq]).eq_ignore_ascii_case(b"charset")
+                    && unquote(trim(&p[eq + 1..])).eq_ignore_ascii_case(b"utf-8")
             }
             None => false,
         }
@@ -120,7 +131,8 @@ pub fn is_json_utf8(content_type: &[u8]) -> bool {
 fn declared_over(len: &[u8], limit: usize) -> bool {
     !len.is_empty()
         && len.iter().all(|b| b.is_ascii_digit())
-        && (len.len() > 18 || matches!(std::str::from_utf8(len).map(str::parse::<u64>), Ok(Ok(n)) if n > limit as u64))
+        && (len.len() > 18
+            || matches!(std::str::from_utf8(len).map(str::parse::<u64>), Ok(Ok(n)) if n > limit as u64))
 }
 
 #[cfg(test)]
@@ -131,14 +143,24 @@ mod tests {
     fn accept_needs_both_explicit_ranges() {
         assert!(accepts_json_and_sse(b"application/json, text/event-stream"));
         assert!(accepts_json_and_sse(b"text/event-stream, application/json"));
-        assert!(accepts_json_and_sse(b"Application/JSON;q=0.9,TEXT/event-stream;q=1"));
-        assert!(accepts_json_and_sse(b"application/json; charset=utf-8, text/event-stream"));
+        assert!(accepts_json_and_sse(
+            b"Application/JSON;q=0.9,TEXT/event-stream;q=1"
+        ));
+        assert!(accepts_json_and_sse(
+            b"application/json; charset=utf-8, text/event-stream"
+        ));
         assert!(!accepts_json_and_sse(b"application/json"));
         assert!(!accepts_json_and_sse(b"*/*"));
         assert!(!accepts_json_and_sse(b"application/*, text/*"));
-        assert!(!accepts_json_and_sse(b"application/json, text/event-stream;q=0"));
-        assert!(!accepts_json_and_sse(b"application/json;q=0.000, text/event-stream"));
-        assert!(accepts_json_and_sse(b"application/json;q=0.001, text/event-stream"));
+        assert!(!accepts_json_and_sse(
+            b"application/json, text/event-stream;q=0"
+        ));
+        assert!(!accepts_json_and_sse(
+            b"application/json;q=0.000, text/event-stream"
+        ));
+        assert!(accepts_json_and_sse(
+            b"application/json;q=0.001, text/event-stream"
+        ));
         assert!(!accepts_json_and_sse(b""));
     }
 

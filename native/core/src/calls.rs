@@ -10,13 +10,17 @@ use crate::tools::ToolResult;
 /// `tools/list` takes nothing but `_meta` (no pagination, so a cursor is refused).
 pub fn list_params(params: Option<&Object<'_>>) -> Result<(), RpcError> {
     match params {
-        Some(p) if p.iter().any(|(k, _)| !k.eq_str("_meta")) => Err(RpcError::new(400, INVALID_PARAMS, errors::LIST_PARAMS)),
+        Some(p) if p.iter().any(|(k, _)| !k.eq_str("_meta")) => {
+            Err(RpcError::new(400, INVALID_PARAMS, errors::LIST_PARAMS))
+        }
         _ => Ok(()),
     }
 }
 
 /// `params.name` (a string) and `params.arguments` (an object, when present).
-pub fn call_params<'p>(params: Option<&'p Object<'_>>) -> Result<(Str<'p>, Option<Value<'p>>), RpcError> {
+pub fn call_params<'p>(
+    params: Option<&'p Object<'_>>,
+) -> Result<(Str<'p>, Option<Value<'p>>), RpcError> {
     let p = params.ok_or_else(|| RpcError::new(400, INVALID_PARAMS, errors::NAME_NOT_STRING))?;
     let name = match p.get("name") {
         Some(Value::String(s)) => s,
@@ -25,7 +29,13 @@ pub fn call_params<'p>(params: Option<&'p Object<'_>>) -> Result<(Str<'p>, Optio
     let arguments = match p.get("arguments") {
         None => None,
         Some(v @ Value::Object(_)) => Some(v),
-        Some(_) => return Err(RpcError::new(400, INVALID_PARAMS, errors::ARGUMENTS_NOT_OBJECT)),
+        Some(_) => {
+            return Err(RpcError::new(
+                400,
+                INVALID_PARAMS,
+                errors::ARGUMENTS_NOT_OBJECT,
+            ))
+        }
     };
     Ok((name, arguments))
 }
@@ -33,11 +43,22 @@ pub fn call_params<'p>(params: Option<&'p Object<'_>>) -> Result<(Str<'p>, Optio
 /// A complete tool result as a 200 reply: the modern envelope (resultType, serverInfo `_meta`,
 /// structuredContent of any JSON type) or the 2025-06-18 one (no resultType, structuredContent
 /// only when it is an object).
-pub fn frame(out: &mut Vec<u8>, r: &ToolResult, id: &[u8], legacy: bool, frags: &Fragments, limits: &Limits) {
+pub fn frame(
+    out: &mut Vec<u8>,
+    r: &ToolResult,
+    id: &[u8],
+    legacy: bool,
+    frags: &Fragments,
+    limits: &Limits,
+) {
     let start = response::begin(out, 200, Timing::AfterBody);
     response::result_prefix(out, id);
     let result_start = out.len();
-    out.extend_from_slice(if legacy { b"{\"content\":[{\"type\":\"text\",\"text\":" as &[u8] } else { b"{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":" });
+    out.extend_from_slice(if legacy {
+        b"{\"content\":[{\"type\":\"text\",\"text\":" as &[u8]
+    } else {
+        b"{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":"
+    });
     write::string(out, &r.text);
     out.extend_from_slice(b"}]");
     if let Some(s) = &r.structured {
@@ -46,18 +67,33 @@ pub fn frame(out: &mut Vec<u8>, r: &ToolResult, id: &[u8], legacy: bool, frags: 
             out.extend_from_slice(s);
         }
     }
-    out.extend_from_slice(if r.is_error { b",\"isError\":true" as &[u8] } else { b",\"isError\":false" });
+    out.extend_from_slice(if r.is_error {
+        b",\"isError\":true" as &[u8]
+    } else {
+        b",\"isError\":false"
+    });
     if !legacy {
         out.push(b',');
         out.extend_from_slice(&frags.server_meta);
     }
     out.push(b'}');
     if out.len() - result_start > limits.tool_result_bytes {
-        response::internal_error(out, limits.response_bytes, Some(id), errors::TOOL_RESULT_TOO_LARGE);
+        response::internal_error(
+            out,
+            limits.response_bytes,
+            Some(id),
+            errors::TOOL_RESULT_TOO_LARGE,
+        );
         return;
     }
     out.push(b'}');
-    response::finish(out, start, limits.response_bytes, Some(id), Timing::AfterBody);
+    response::finish(
+        out,
+        start,
+        limits.response_bytes,
+        Some(id),
+        Timing::AfterBody,
+    );
 }
 
 #[cfg(test)]
@@ -67,7 +103,8 @@ mod tests {
     use crate::json;
 
     fn frags() -> Fragments {
-        Fragments::build(&Config::parse(br#"{"serverInfo":{"name":"s","version":"1"}}"#).unwrap()).unwrap()
+        Fragments::build(&Config::parse(br#"{"serverInfo":{"name":"s","version":"1"}}"#).unwrap())
+            .unwrap()
     }
 
     fn body(out: &[u8]) -> (&str, &str) {
@@ -77,28 +114,77 @@ mod tests {
     }
 
     fn result(text: &str, structured: Option<&str>, is_error: bool) -> ToolResult {
-        ToolResult { is_error, text: text.to_string(), structured: structured.map(|s| s.as_bytes().to_vec()) }
+        ToolResult {
+            is_error,
+            text: text.to_string(),
+            structured: structured.map(|s| s.as_bytes().to_vec()),
+        }
     }
 
     #[test]
     fn modern_and_legacy_envelopes() {
         let (f, limits) = (frags(), Limits::DEFAULT);
         let mut out = Vec::new();
-        frame(&mut out, &result("{\"t\":1}", Some("{\"t\":1}"), false), b"3", false, &f, &limits);
+        frame(
+            &mut out,
+            &result("{\"t\":1}", Some("{\"t\":1}"), false),
+            b"3",
+            false,
+            &f,
+            &limits,
+        );
         assert_eq!(
             body(&out),
-            ("200\r\ncontent-type: application/json\r\ncache-control: no-store",
-             r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"{\"t\":1}"}],"structuredContent":{"t":1},"isError":false,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}}"#)
+            (
+                "200\r\ncontent-type: application/json\r\ncache-control: no-store",
+                r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"{\"t\":1}"}],"structuredContent":{"t":1},"isError":false,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}}"#
+            )
         );
-        frame(&mut out, &result("{\"t\":1}", Some("{\"t\":1}"), false), b"3", true, &f, &limits);
-        assert_eq!(body(&out).1, r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"{\"t\":1}"}],"structuredContent":{"t":1},"isError":false}}"#);
+        frame(
+            &mut out,
+            &result("{\"t\":1}", Some("{\"t\":1}"), false),
+            b"3",
+            true,
+            &f,
+            &limits,
+        );
+        assert_eq!(
+            body(&out).1,
+            r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"{\"t\":1}"}],"structuredContent":{"t":1},"isError":false}}"#
+        );
         // 2025-06-18 structuredContent must be an object: other values travel as text only.
-        frame(&mut out, &result("[1]", Some("[1]"), false), b"3", true, &f, &limits);
-        assert_eq!(body(&out).1, r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"[1]"}],"isError":false}}"#);
-        frame(&mut out, &result("[1]", Some("[1]"), false), b"3", false, &f, &limits);
+        frame(
+            &mut out,
+            &result("[1]", Some("[1]"), false),
+            b"3",
+            true,
+            &f,
+            &limits,
+        );
+        assert_eq!(
+            body(&out).1,
+            r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"[1]"}],"isError":false}}"#
+        );
+        frame(
+            &mut out,
+            &result("[1]", Some("[1]"), false),
+            b"3",
+            false,
+            &f,
+            &limits,
+        );
         assert!(body(&out).1.contains(r#""structuredContent":[1],"#));
-        frame(&mut out, &result("failed", None, true), b"\"x\"", false, &f, &limits);
-        assert!(body(&out).1.contains(r#""content":[{"type":"text","text":"failed"}],"isError":true,"_meta""#));
+        frame(
+            &mut out,
+            &result("failed", None, true),
+            b"\"x\"",
+            false,
+            &f,
+            &limits,
+        );
+        assert!(body(&out)
+            .1
+            .contains(r#""content":[{"type":"text","text":"failed"}],"isError":true,"_meta""#));
     }
 
     #[test]
@@ -108,22 +194,47 @@ mod tests {
         let r = result("abc", None, false);
         frame(&mut out, &r, b"1", true, &f, &Limits::DEFAULT);
         let exact = body(&out).1.len() - r#"{"jsonrpc":"2.0","id":1,"result":}"#.len();
-        let limits = Limits { tool_result_bytes: exact, ..Limits::DEFAULT };
+        let limits = Limits {
+            tool_result_bytes: exact,
+            ..Limits::DEFAULT
+        };
         frame(&mut out, &r, b"1", true, &f, &limits);
         assert!(out.starts_with(b"200\r\n"), "exactly at the budget");
-        let limits = Limits { tool_result_bytes: exact - 1, ..Limits::DEFAULT };
+        let limits = Limits {
+            tool_result_bytes: exact - 1,
+            ..Limits::DEFAULT
+        };
         frame(&mut out, &r, b"1", true, &f, &limits);
-        assert_eq!(body(&out), ("500\r\ncontent-type: application/json\r\ncache-control: no-store",
-            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Tool result too large"}}"#));
+        assert_eq!(
+            body(&out),
+            (
+                "500\r\ncontent-type: application/json\r\ncache-control: no-store",
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Tool result too large"}}"#
+            )
+        );
     }
 
     #[test]
     fn response_budget_applies_after_the_tool_budget() {
         let f = frags();
         let mut out = Vec::new();
-        let limits = Limits { request_bytes: 100, response_bytes: 612, ..Limits::DEFAULT };
-        frame(&mut out, &result(&"x".repeat(700), None, false), b"1", false, &f, &limits);
-        assert_eq!(body(&out).1, r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Response too large"}}"#);
+        let limits = Limits {
+            request_bytes: 100,
+            response_bytes: 612,
+            ..Limits::DEFAULT
+        };
+        frame(
+            &mut out,
+            &result(&"x".repeat(700), None, false),
+            b"1",
+            false,
+            &f,
+            &limits,
+        );
+        assert_eq!(
+            body(&out).1,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Response too large"}}"#
+        );
     }
 
     fn params(text: &str) -> json::Document {
@@ -146,11 +257,24 @@ mod tests {
         assert!(name.eq_str("echo"));
         assert!(matches!(args, Some(Value::Object(_))));
         let doc = params(r#"{"name":"echo"}"#);
-        assert!(call_params(Some(&doc.root().as_object().unwrap())).unwrap().1.is_none());
+        assert!(call_params(Some(&doc.root().as_object().unwrap()))
+            .unwrap()
+            .1
+            .is_none());
         let doc = params(r#"{"name":"echo","arguments":[1]}"#);
-        assert_eq!(call_params(Some(&doc.root().as_object().unwrap())).unwrap_err().message, errors::ARGUMENTS_NOT_OBJECT);
+        assert_eq!(
+            call_params(Some(&doc.root().as_object().unwrap()))
+                .unwrap_err()
+                .message,
+            errors::ARGUMENTS_NOT_OBJECT
+        );
         let doc = params(r#"{"name":null}"#);
-        assert_eq!(call_params(Some(&doc.root().as_object().unwrap())).unwrap_err().message, errors::NAME_NOT_STRING);
+        assert_eq!(
+            call_params(Some(&doc.root().as_object().unwrap()))
+                .unwrap_err()
+                .message,
+            errors::NAME_NOT_STRING
+        );
         assert_eq!(call_params(None).unwrap_err().code, INVALID_PARAMS);
     }
 }

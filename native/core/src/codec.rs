@@ -53,17 +53,39 @@ pub(crate) struct Field {
 
 #[derive(Debug)]
 pub(crate) enum Node {
-    Str { min: u64, max: Option<u64> },
+    Str {
+        min: u64,
+        max: Option<u64>,
+    },
     Bool,
-    Int { min: i64, max: i64 },
-    Num { min: Option<f64>, max: Option<f64> },
+    Int {
+        min: i64,
+        max: i64,
+    },
+    Num {
+        min: Option<f64>,
+        max: Option<f64>,
+    },
     Enum(Vec<String>),
-    Array { item: usize, max_items: u64 },
+    Array {
+        item: usize,
+        max_items: u64,
+    },
     /// `fields` in declared order; `sorted` indexes them by name for one-pass member lookup.
-    Object { open: bool, fields: Vec<Field>, sorted: Vec<usize> },
+    Object {
+        open: bool,
+        fields: Vec<Field>,
+        sorted: Vec<usize>,
+    },
     Nullable(usize),
-    Json { max_bytes: usize, max_depth: u32 },
-    ScalarRecord { max_keys: usize, max_bytes: usize },
+    Json {
+        max_bytes: usize,
+        max_depth: u32,
+    },
+    ScalarRecord {
+        max_keys: usize,
+        max_bytes: usize,
+    },
 }
 
 /// One compiled codec: nodes in post-order, the root last.
@@ -95,7 +117,9 @@ fn opt_f64(v: Option<Value<'_>>) -> Result<Option<f64>, &'static str> {
 }
 
 fn int_bound(v: Option<Value<'_>>) -> Result<i64, &'static str> {
-    v.and_then(|v| v.as_number()).and_then(|n| n.as_safe_integer()).ok_or("tools: codec program integer bound is invalid")
+    v.and_then(|v| v.as_number())
+        .and_then(|n| n.as_safe_integer())
+        .ok_or("tools: codec program integer bound is invalid")
 }
 
 fn child(v: Option<Value<'_>>, own: usize) -> Result<usize, &'static str> {
@@ -124,7 +148,9 @@ fn path_segment(name: &str) -> String {
 impl Program {
     /// Reads and validates a program (array of nodes). Bounds: 4096 nodes, 24 levels.
     pub fn from_value(v: Value<'_>) -> Result<Program, &'static str> {
-        let arr = v.as_array().ok_or("tools: codec program must be an array")?;
+        let arr = v
+            .as_array()
+            .ok_or("tools: codec program must be an array")?;
         if arr.is_empty() || arr.len() > MAX_NODES {
             return Err("tools: codec program must have 1 to 4096 nodes");
         }
@@ -133,7 +159,9 @@ impl Program {
         let mut counts: Vec<usize> = Vec::with_capacity(arr.len());
         let mut levels: Vec<u32> = Vec::with_capacity(arr.len());
         for (i, nv) in arr.iter().enumerate() {
-            let n = nv.as_array().ok_or("tools: codec program node must be an array")?;
+            let n = nv
+                .as_array()
+                .ok_or("tools: codec program node must be an array")?;
             let op = match n.get(0) {
                 Some(Value::String(s)) => s,
                 _ => return Err("tools: codec program node needs an opcode"),
@@ -154,14 +182,18 @@ impl Program {
                         Some(Value::Null) => None,
                         other => Some(uint(other, u32::MAX as u64)?),
                     };
-                    if max.map_or(false, |m| m < min) {
+                    if matches!(max, Some(m) if m < min) {
                         return Err("tools: codec program string bounds are inverted");
                     }
                     (Node::Str { min, max }, 1, 1)
                 }
                 "boolean" => (Node::Bool, 1, 1),
                 "i32" | "u32" => {
-                    let (lo, hi) = if &*op == "i32" { (i32::MIN as i64, i32::MAX as i64) } else { (0, u32::MAX as i64) };
+                    let (lo, hi) = if &*op == "i32" {
+                        (i32::MIN as i64, i32::MAX as i64)
+                    } else {
+                        (0, u32::MAX as i64)
+                    };
                     let min = int_bound(n.get(1))?;
                     let max = int_bound(n.get(2))?;
                     if min < lo || max > hi || min > max {
@@ -180,35 +212,53 @@ impl Program {
                     (Node::Num { min, max }, 1, 1)
                 }
                 "enum" => {
-                    let vals = n.get(1).and_then(|v| v.as_array()).ok_or("tools: codec program enum needs values")?;
+                    let vals = n
+                        .get(1)
+                        .and_then(|v| v.as_array())
+                        .ok_or("tools: codec program enum needs values")?;
                     if vals.is_empty() || vals.len() > MAX_ENUM_VALUES {
                         return Err("tools: codec program enum needs 1 to 1024 values");
                     }
                     let mut out = Vec::with_capacity(vals.len());
                     for v in vals.iter() {
-                        out.push(v.as_string().ok_or("tools: codec program enum values must be strings")?.as_str().into_owned());
+                        out.push(
+                            v.as_string()
+                                .ok_or("tools: codec program enum values must be strings")?
+                                .as_str()
+                                .into_owned(),
+                        );
                     }
                     (Node::Enum(out), 1, 1)
                 }
                 "array" => {
                     let item = child(n.get(1), i)?;
                     let max_items = uint(n.get(2), u32::MAX as u64)?;
-                    (Node::Array { item, max_items }, counts[item].saturating_add(1), levels[item] + 1)
+                    (
+                        Node::Array { item, max_items },
+                        counts[item].saturating_add(1),
+                        levels[item] + 1,
+                    )
                 }
                 "object" => {
-                    let open = match uint(n.get(1), 1)? {
-                        1 => true,
-                        _ => false,
-                    };
-                    let fs = n.get(2).and_then(|v| v.as_array()).ok_or("tools: codec program object needs fields")?;
+                    let open = uint(n.get(1), 1)? == 1;
+                    let fs = n
+                        .get(2)
+                        .and_then(|v| v.as_array())
+                        .ok_or("tools: codec program object needs fields")?;
                     if fs.len() > MAX_FIELDS {
                         return Err("tools: codec program object has too many fields");
                     }
                     let mut fields = Vec::with_capacity(fs.len());
                     let (mut count, mut level) = (1usize, 1u32);
                     for f in fs.iter() {
-                        let f = f.as_array().filter(|f| f.len() == 3).ok_or("tools: codec program field must be [name, node, optional]")?;
-                        let name = f.get(0).and_then(|v| v.as_string()).ok_or("tools: codec program field name must be a string")?;
+                        let f = f
+                            .as_array()
+                            .filter(|f| f.len() == 3)
+                            .ok_or("tools: codec program field must be [name, node, optional]")?;
+                        let name = f
+                            .get(0)
+                            .and_then(|v| v.as_string())
+                            .ok_or("tools: codec program field name must be a string")?;
                         let name = name.as_str().into_owned();
                         let node = child(f.get(1), i)?;
                         let optional = uint(f.get(2), 1)? == 1;
@@ -217,29 +267,64 @@ impl Program {
                         let mut key = Vec::with_capacity(name.len() + 3);
                         write::string(&mut key, &name);
                         key.push(b':');
-                        fields.push(Field { segment: path_segment(&name), key, name, node, optional });
+                        fields.push(Field {
+                            segment: path_segment(&name),
+                            key,
+                            name,
+                            node,
+                            optional,
+                        });
                     }
                     let mut sorted: Vec<usize> = (0..fields.len()).collect();
                     sorted.sort_by(|&a, &b| fields[a].name.cmp(&fields[b].name));
-                    if sorted.windows(2).any(|w| fields[w[0]].name == fields[w[1]].name) {
+                    if sorted
+                        .windows(2)
+                        .any(|w| fields[w[0]].name == fields[w[1]].name)
+                    {
                         return Err("tools: codec program object repeats a field name");
                     }
-                    (Node::Object { open, fields, sorted }, count, level)
+                    (
+                        Node::Object {
+                            open,
+                            fields,
+                            sorted,
+                        },
+                        count,
+                        level,
+                    )
                 }
                 "nullable" => {
                     let inner = child(n.get(1), i)?;
                     // anyOf wrapper plus the {"type":"null"} branch.
-                    (Node::Nullable(inner), counts[inner].saturating_add(2), levels[inner] + 1)
+                    (
+                        Node::Nullable(inner),
+                        counts[inner].saturating_add(2),
+                        levels[inner] + 1,
+                    )
                 }
                 "json" => {
                     let max_bytes = uint(n.get(1), u32::MAX as u64)? as usize;
                     let max_depth = uint(n.get(2), MAX_JSON_DEPTH as u64)? as u32;
-                    (Node::Json { max_bytes, max_depth }, 1, 1)
+                    (
+                        Node::Json {
+                            max_bytes,
+                            max_depth,
+                        },
+                        1,
+                        1,
+                    )
                 }
                 "scalarRecord" => {
                     let max_keys = uint(n.get(1), u32::MAX as u64)? as usize;
                     let max_bytes = uint(n.get(2), u32::MAX as u64)? as usize;
-                    (Node::ScalarRecord { max_keys, max_bytes }, 1, 1)
+                    (
+                        Node::ScalarRecord {
+                            max_keys,
+                            max_bytes,
+                        },
+                        1,
+                        1,
+                    )
                 }
                 _ => return Err("tools: codec program has an unknown opcode"),
             };
@@ -251,7 +336,11 @@ impl Program {
             levels.push(level);
         }
         let root = nodes.len() - 1;
-        Ok(Program { nodes, projection_nodes: counts[root], projection_levels: levels[root] })
+        Ok(Program {
+            nodes,
+            projection_nodes: counts[root],
+            projection_levels: levels[root],
+        })
     }
 
     pub fn projection_nodes(&self) -> usize {
@@ -267,7 +356,9 @@ impl Program {
     }
 
     pub fn has_scalar_record(&self) -> bool {
-        self.nodes.iter().any(|n| matches!(n, Node::ScalarRecord { .. }))
+        self.nodes
+            .iter()
+            .any(|n| matches!(n, Node::ScalarRecord { .. }))
     }
 
     /// The codec kind of a root object field (`"string"`, `"enum"`, `"integer"`, …), when declared.
@@ -294,7 +385,7 @@ impl Program {
                 if len < *min {
                     return Err(Fail::new(STRING_SHORT));
                 }
-                if max.map_or(false, |m| len > m) {
+                if matches!(max, Some(m) if len > *m) {
                     return Err(Fail::new(STRING_LONG));
                 }
                 write::value(out, v);
@@ -312,8 +403,12 @@ impl Program {
                 let _ = write!(Bytes(out), "{}", i);
             }
             Node::Num { min, max } => {
-                let f = v.as_number().map(|n| n.as_f64()).filter(|f| f.is_finite()).ok_or(Fail::new(EXPECTED_NUMBER))?;
-                if min.map_or(false, |m| f < m) || max.map_or(false, |m| f > m) {
+                let f = v
+                    .as_number()
+                    .map(|n| n.as_f64())
+                    .filter(|f| f.is_finite())
+                    .ok_or(Fail::new(EXPECTED_NUMBER))?;
+                if matches!(min, Some(m) if f < *m) || matches!(max, Some(m) if f > *m) {
                     return Err(Fail::new(NUMBER_RANGE));
                 }
                 number(out, f);
@@ -335,11 +430,16 @@ impl Program {
                     if i > 0 {
                         out.push(b',');
                     }
-                    self.run(*item, x, out).map_err(|f| f.under(format!("[{}]", i)))?;
+                    self.run(*item, x, out)
+                        .map_err(|f| f.under(format!("[{}]", i)))?;
                 }
                 out.push(b']');
             }
-            Node::Object { open, fields, sorted } => {
+            Node::Object {
+                open,
+                fields,
+                sorted,
+            } => {
                 let o = v.as_object().ok_or(Fail::new(EXPECTED_OBJECT))?;
                 self.object(o, *open, fields, sorted, out)?;
             }
@@ -350,7 +450,10 @@ impl Program {
                     self.run(*inner, v, out)?;
                 }
             }
-            Node::Json { max_bytes, max_depth } => {
+            Node::Json {
+                max_bytes,
+                max_depth,
+            } => {
                 let start = out.len();
                 let depth = canonical(out, v);
                 if depth > *max_depth {
@@ -360,7 +463,10 @@ impl Program {
                     return Err(Fail::new(JSON_TOO_LARGE));
                 }
             }
-            Node::ScalarRecord { max_keys, max_bytes } => {
+            Node::ScalarRecord {
+                max_keys,
+                max_bytes,
+            } => {
                 let o = v.as_object().ok_or(Fail::new(EXPECTED_OBJECT))?;
                 if o.len() > *max_keys {
                     return Err(Fail::new(TOO_MANY_KEYS));
@@ -387,7 +493,14 @@ impl Program {
         Ok(())
     }
 
-    fn object(&self, o: Object<'_>, open: bool, fields: &[Field], sorted: &[usize], out: &mut Vec<u8>) -> Result<(), Fail> {
+    fn object(
+        &self,
+        o: Object<'_>,
+        open: bool,
+        fields: &[Field],
+        sorted: &[usize],
+        out: &mut Vec<u8>,
+    ) -> Result<(), Fail> {
         // One pass over the members: each is matched to its field by binary search (no quadratic
         // scan however many members a client sends); unmatched members are extras.
         let mut slots: Vec<Option<Value<'_>>> = vec![None; fields.len()];
@@ -410,7 +523,8 @@ impl Program {
                     }
                     first = false;
                     out.extend_from_slice(&f.key);
-                    self.run(f.node, x, out).map_err(|e| e.under(f.segment.clone()))?;
+                    self.run(f.node, x, out)
+                        .map_err(|e| e.under(f.segment.clone()))?;
                 }
                 None if f.optional => {}
                 None => return Err(Fail::new(REQUIRED).under(f.segment.clone())),
@@ -443,7 +557,8 @@ pub fn decode_input(p: &Program, v: Option<Value<'_>>) -> Result<Vec<u8>, CodecE
     match v {
         Some(v) => p.top(v),
         None => {
-            let empty = crate::json::parse(b"{}", 1).map_err(|_| Fail::new(EXPECTED_OBJECT).into_error())?;
+            let empty = crate::json::parse(b"{}", 1)
+                .map_err(|_| Fail::new(EXPECTED_OBJECT).into_error())?;
             p.top(empty.root())
         }
     }
@@ -471,7 +586,10 @@ struct Fail {
 
 impl Fail {
     fn new(message: &'static str) -> Fail {
-        Fail { segments: Vec::new(), message }
+        Fail {
+            segments: Vec::new(),
+            message,
+        }
     }
 
     fn under(mut self, segment: String) -> Fail {
@@ -484,7 +602,10 @@ impl Fail {
         for s in self.segments.iter().rev() {
             path.push_str(s);
         }
-        CodecError { path, message: self.message }
+        CodecError {
+            path,
+            message: self.message,
+        }
     }
 }
 
@@ -559,14 +680,14 @@ pub fn number(out: &mut Vec<u8>, x: f64) {
     }
     if k <= n && n <= 21 {
         out.extend_from_slice(&digits);
-        out.extend(std::iter::repeat(b'0').take((n - k) as usize));
+        out.resize(out.len() + (n - k) as usize, b'0');
     } else if 0 < n && n <= 21 {
         out.extend_from_slice(&digits[..n as usize]);
         out.push(b'.');
         out.extend_from_slice(&digits[n as usize..]);
     } else if -6 < n && n <= 0 {
         out.extend_from_slice(b"0.");
-        out.extend(std::iter::repeat(b'0').take((-n) as usize));
+        out.resize(out.len() + (-n) as usize, b'0');
         out.extend_from_slice(&digits);
     } else {
         out.push(digits[0]);
@@ -606,7 +727,9 @@ mod tests {
 
     fn dec(p: &Program, input: &str) -> Result<String, (String, &'static str)> {
         let doc = parse(input.as_bytes(), 32).unwrap();
-        decode_input(p, Some(doc.root())).map(|b| String::from_utf8(b).unwrap()).map_err(|e| (e.path, e.message))
+        decode_input(p, Some(doc.root()))
+            .map(|b| String::from_utf8(b).unwrap())
+            .map_err(|e| (e.path, e.message))
     }
 
     fn num(x: f64) -> String {
@@ -644,22 +767,62 @@ mod tests {
     #[test]
     fn objects_drop_unknown_fields_and_keep_declared_order() {
         let p = program(ITEMS);
-        assert_eq!(dec(&p, r#"{"x":1,"on":true,"items":[{"n":2,"name":"ab","zz":null}]}"#).unwrap(), r#"{"items":[{"name":"ab","n":2}],"on":true}"#);
+        assert_eq!(
+            dec(
+                &p,
+                r#"{"x":1,"on":true,"items":[{"n":2,"name":"ab","zz":null}]}"#
+            )
+            .unwrap(),
+            r#"{"items":[{"name":"ab","n":2}],"on":true}"#
+        );
         assert_eq!(dec(&p, r#"{"items":[]}"#).unwrap(), r#"{"items":[]}"#);
     }
 
     #[test]
     fn failures_carry_paths_and_fixed_messages() {
         let p = program(ITEMS);
-        assert_eq!(dec(&p, r#"{}"#).unwrap_err(), ("$.items".to_string(), REQUIRED));
-        assert_eq!(dec(&p, r#"{"items":[{"name":"a"},{"name":"secret-value-1234"}]}"#).unwrap_err(), ("$.items[1].name".to_string(), STRING_LONG));
-        assert_eq!(dec(&p, r#"{"items":[{"name":""}]}"#).unwrap_err(), ("$.items[0].name".to_string(), STRING_SHORT));
-        assert_eq!(dec(&p, r#"{"items":[{"name":"a","n":1.5}]}"#).unwrap_err(), ("$.items[0].n".to_string(), EXPECTED_INTEGER));
-        assert_eq!(dec(&p, r#"{"items":[{"name":"a","n":11}]}"#).unwrap_err().1, INTEGER_RANGE);
-        assert_eq!(dec(&p, r#"{"items":[{"name":"a","n":null}]}"#).unwrap_err().1, EXPECTED_INTEGER);
-        assert_eq!(dec(&p, r#"{"items":[{"name":"a"},{"name":"b"},{"name":"c"}]}"#).unwrap_err(), ("$.items".to_string(), TOO_MANY_ITEMS));
-        assert_eq!(dec(&p, r#"[]"#).unwrap_err(), ("$".to_string(), EXPECTED_OBJECT));
-        assert_eq!(dec(&p, r#"{"items":[],"on":"yes"}"#).unwrap_err(), ("$.on".to_string(), EXPECTED_BOOLEAN));
+        assert_eq!(
+            dec(&p, r#"{}"#).unwrap_err(),
+            ("$.items".to_string(), REQUIRED)
+        );
+        assert_eq!(
+            dec(
+                &p,
+                r#"{"items":[{"name":"a"},{"name":"secret-value-1234"}]}"#
+            )
+            .unwrap_err(),
+            ("$.items[1].name".to_string(), STRING_LONG)
+        );
+        assert_eq!(
+            dec(&p, r#"{"items":[{"name":""}]}"#).unwrap_err(),
+            ("$.items[0].name".to_string(), STRING_SHORT)
+        );
+        assert_eq!(
+            dec(&p, r#"{"items":[{"name":"a","n":1.5}]}"#).unwrap_err(),
+            ("$.items[0].n".to_string(), EXPECTED_INTEGER)
+        );
+        assert_eq!(
+            dec(&p, r#"{"items":[{"name":"a","n":11}]}"#).unwrap_err().1,
+            INTEGER_RANGE
+        );
+        assert_eq!(
+            dec(&p, r#"{"items":[{"name":"a","n":null}]}"#)
+                .unwrap_err()
+                .1,
+            EXPECTED_INTEGER
+        );
+        assert_eq!(
+            dec(&p, r#"{"items":[{"name":"a"},{"name":"b"},{"name":"c"}]}"#).unwrap_err(),
+            ("$.items".to_string(), TOO_MANY_ITEMS)
+        );
+        assert_eq!(
+            dec(&p, r#"[]"#).unwrap_err(),
+            ("$".to_string(), EXPECTED_OBJECT)
+        );
+        assert_eq!(
+            dec(&p, r#"{"items":[],"on":"yes"}"#).unwrap_err(),
+            ("$.on".to_string(), EXPECTED_BOOLEAN)
+        );
         let odd = program(r#"[["boolean"],["object",0,[["a b",0,0]]]]"#);
         assert_eq!(dec(&odd, r#"{}"#).unwrap_err().0, r#"$["a b"]"#);
     }
@@ -669,15 +832,25 @@ mod tests {
         let p = program(r#"[["i32",-5,5],["object",0,[["v",0,0]]]]"#);
         assert_eq!(dec(&p, r#"{"v":-0}"#).unwrap(), r#"{"v":0}"#);
         for bad in ["1.0", "1e0", "9007199254740993", "\"1\"", "true"] {
-            assert_eq!(dec(&p, &format!(r#"{{"v":{}}}"#, bad)).unwrap_err().1, EXPECTED_INTEGER, "{}", bad);
+            assert_eq!(
+                dec(&p, &format!(r#"{{"v":{}}}"#, bad)).unwrap_err().1,
+                EXPECTED_INTEGER,
+                "{}",
+                bad
+            );
         }
         assert_eq!(dec(&p, r#"{"v":-6}"#).unwrap_err().1, INTEGER_RANGE);
     }
 
     #[test]
     fn strings_count_scalar_values_and_enums_match_exactly() {
-        let p = program(r#"[["string",2,2],["enum",["a","\u00e9"]],["object",0,[["s",0,1],["e",1,1]]]]"#);
-        assert_eq!(dec(&p, r#"{"s":"\ud834\udd1e\u00e9"}"#).unwrap(), "{\"s\":\"\u{1d11e}\u{e9}\"}");
+        let p = program(
+            r#"[["string",2,2],["enum",["a","\u00e9"]],["object",0,[["s",0,1],["e",1,1]]]]"#,
+        );
+        assert_eq!(
+            dec(&p, r#"{"s":"\ud834\udd1e\u00e9"}"#).unwrap(),
+            "{\"s\":\"\u{1d11e}\u{e9}\"}"
+        );
         assert_eq!(dec(&p, r#"{"s":"abc"}"#).unwrap_err().1, STRING_LONG);
         assert_eq!(dec(&p, r#"{"e":"\u00e9"}"#).unwrap(), "{\"e\":\"\u{e9}\"}");
         assert_eq!(dec(&p, r#"{"e":"A"}"#).unwrap_err().1, NOT_IN_ENUM);
@@ -685,22 +858,45 @@ mod tests {
 
     #[test]
     fn numbers_nullable_json_and_open_objects() {
-        let p = program(r#"[["number",-1,1],["nullable",0],["json",12,2],["object",1,[["x",1,0],["j",2,1]]]]"#);
-        assert_eq!(dec(&p, r#"{"x":null,"extra":[1.50,{"k":1E2}]}"#).unwrap(), r#"{"x":null,"extra":[1.5,{"k":100}]}"#);
+        let p = program(
+            r#"[["number",-1,1],["nullable",0],["json",12,2],["object",1,[["x",1,0],["j",2,1]]]]"#,
+        );
+        assert_eq!(
+            dec(&p, r#"{"x":null,"extra":[1.50,{"k":1E2}]}"#).unwrap(),
+            r#"{"x":null,"extra":[1.5,{"k":100}]}"#
+        );
         assert_eq!(dec(&p, r#"{"x":0.5e0}"#).unwrap(), r#"{"x":0.5}"#);
         assert_eq!(dec(&p, r#"{"x":2}"#).unwrap_err().1, NUMBER_RANGE);
-        assert_eq!(dec(&p, r#"{"x":1,"j":[[1]]}"#).unwrap(), r#"{"x":1,"j":[[1]]}"#);
-        assert_eq!(dec(&p, r#"{"x":1,"j":[[[1]]]}"#).unwrap_err(), ("$.j".to_string(), JSON_TOO_DEEP));
-        assert_eq!(dec(&p, r#"{"x":1,"j":"0123456789ab"}"#).unwrap_err().1, JSON_TOO_LARGE);
+        assert_eq!(
+            dec(&p, r#"{"x":1,"j":[[1]]}"#).unwrap(),
+            r#"{"x":1,"j":[[1]]}"#
+        );
+        assert_eq!(
+            dec(&p, r#"{"x":1,"j":[[[1]]]}"#).unwrap_err(),
+            ("$.j".to_string(), JSON_TOO_DEEP)
+        );
+        assert_eq!(
+            dec(&p, r#"{"x":1,"j":"0123456789ab"}"#).unwrap_err().1,
+            JSON_TOO_LARGE
+        );
     }
 
     #[test]
     fn scalar_records() {
         let p = program(r#"[["scalarRecord",2,20]]"#);
         assert_eq!(dec(&p, r#"{"a":1,"b":"x"}"#).unwrap(), r#"{"a":1,"b":"x"}"#);
-        assert_eq!(dec(&p, r#"{"a":1,"b":2,"c":3}"#).unwrap_err().1, TOO_MANY_KEYS);
-        assert_eq!(dec(&p, r#"{"a":null}"#).unwrap_err(), ("$.a".to_string(), EXPECTED_SCALAR));
-        assert_eq!(dec(&p, r#"{"a":"0123456789abcdefghij"}"#).unwrap_err().1, JSON_TOO_LARGE);
+        assert_eq!(
+            dec(&p, r#"{"a":1,"b":2,"c":3}"#).unwrap_err().1,
+            TOO_MANY_KEYS
+        );
+        assert_eq!(
+            dec(&p, r#"{"a":null}"#).unwrap_err(),
+            ("$.a".to_string(), EXPECTED_SCALAR)
+        );
+        assert_eq!(
+            dec(&p, r#"{"a":"0123456789abcdefghij"}"#).unwrap_err().1,
+            JSON_TOO_LARGE
+        );
     }
 
     #[test]
@@ -711,22 +907,43 @@ mod tests {
         let doc = parse(b"{}", 4).unwrap();
         assert!(decode_no_input(Some(doc.root())).is_ok());
         let doc = parse(br#"{"a":1}"#, 4).unwrap();
-        assert_eq!(decode_no_input(Some(doc.root())).unwrap_err().message, EXPECTED_EMPTY_OBJECT);
+        assert_eq!(
+            decode_no_input(Some(doc.root())).unwrap_err().message,
+            EXPECTED_EMPTY_OBJECT
+        );
     }
 
     #[test]
     fn programs_are_validated() {
-        assert_eq!(program_err(r#"[["array",0,3]]"#), "tools: codec program reference must point backwards");
-        assert_eq!(program_err(r#"[["bogus"]]"#), "tools: codec program node has the wrong number of members");
-        assert_eq!(program_err(r#"[["i32",0,4294967295]]"#), "tools: codec program integer bounds are invalid");
-        assert_eq!(program_err(r#"[]"#), "tools: codec program must have 1 to 4096 nodes");
-        assert_eq!(program_err(r#"[["boolean"],["object",0,[["a",0,0],["a",0,1]]]]"#), "tools: codec program object repeats a field name");
+        assert_eq!(
+            program_err(r#"[["array",0,3]]"#),
+            "tools: codec program reference must point backwards"
+        );
+        assert_eq!(
+            program_err(r#"[["bogus"]]"#),
+            "tools: codec program node has the wrong number of members"
+        );
+        assert_eq!(
+            program_err(r#"[["i32",0,4294967295]]"#),
+            "tools: codec program integer bounds are invalid"
+        );
+        assert_eq!(
+            program_err(r#"[]"#),
+            "tools: codec program must have 1 to 4096 nodes"
+        );
+        assert_eq!(
+            program_err(r#"[["boolean"],["object",0,[["a",0,0],["a",0,1]]]]"#),
+            "tools: codec program object repeats a field name"
+        );
         // 25 nested arrays exceed the 24 levels of the projection.
         let mut nodes = vec![r#"["boolean"]"#.to_string()];
         for i in 0..24 {
             nodes.push(format!(r#"["array",{},1]"#, i));
         }
-        assert_eq!(program_err(&format!("[{}]", nodes.join(","))), "tools: schema projection exceeds 24 levels");
+        assert_eq!(
+            program_err(&format!("[{}]", nodes.join(","))),
+            "tools: schema projection exceeds 24 levels"
+        );
         nodes.pop();
         let p = program(&format!("[{}]", nodes.join(",")));
         assert_eq!((p.projection_nodes(), p.projection_levels()), (24, 24));

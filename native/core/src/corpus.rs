@@ -54,40 +54,82 @@ fn string(v: Option<Value<'_>>) -> Result<String, &'static str> {
 }
 
 fn uint(v: Value<'_>) -> Result<u64, &'static str> {
-    v.as_number().and_then(|n| n.as_safe_integer()).filter(|&i| i >= 0).map(|i| i as u64).ok_or("tools: corpus index numbers must be non-negative integers")
+    v.as_number()
+        .and_then(|n| n.as_safe_integer())
+        .filter(|&i| i >= 0)
+        .map(|i| i as u64)
+        .ok_or("tools: corpus index numbers must be non-negative integers")
 }
 
 impl Corpus {
     pub fn from_value(v: Value<'_>) -> Result<Corpus, &'static str> {
         let o = v.as_object().ok_or("tools: corpus must be an object")?;
-        let ev = o.get("entries").and_then(|v| v.as_array()).ok_or("tools: corpus needs entries")?;
+        let ev = o
+            .get("entries")
+            .and_then(|v| v.as_array())
+            .ok_or("tools: corpus needs entries")?;
         let mut entries = Vec::with_capacity(ev.len());
         for e in ev.iter() {
-            let e = e.as_array().filter(|a| a.len() == 5).ok_or("tools: corpus entry must be [id, title, collection, text, tags]")?;
-            let tags = e.get(4).and_then(|t| t.as_array()).ok_or("tools: corpus entry tags must be an array")?;
-            let tags = tags.iter().map(|t| string(Some(t))).collect::<Result<Vec<_>, _>>()?;
-            entries.push(Entry { id: string(e.get(0))?, title: string(e.get(1))?, collection: string(e.get(2))?, text: string(e.get(3))?, tags });
+            let e = e
+                .as_array()
+                .filter(|a| a.len() == 5)
+                .ok_or("tools: corpus entry must be [id, title, collection, text, tags]")?;
+            let tags = e
+                .get(4)
+                .and_then(|t| t.as_array())
+                .ok_or("tools: corpus entry tags must be an array")?;
+            let tags = tags
+                .iter()
+                .map(|t| string(Some(t)))
+                .collect::<Result<Vec<_>, _>>()?;
+            entries.push(Entry {
+                id: string(e.get(0))?,
+                title: string(e.get(1))?,
+                collection: string(e.get(2))?,
+                text: string(e.get(3))?,
+                tags,
+            });
         }
         if entries.len() > u32::MAX as usize {
             return Err("tools: corpus has too many entries");
         }
-        let lv = o.get("lengths").and_then(|v| v.as_array()).ok_or("tools: corpus needs lengths")?;
+        let lv = o
+            .get("lengths")
+            .and_then(|v| v.as_array())
+            .ok_or("tools: corpus needs lengths")?;
         if lv.len() != entries.len() {
             return Err("tools: corpus lengths must match its entries");
         }
-        let lengths = lv.iter().map(|l| uint(l).map(|x| x.min(u32::MAX as u64) as u32)).collect::<Result<Vec<_>, _>>()?;
+        let lengths = lv
+            .iter()
+            .map(|l| uint(l).map(|x| x.min(u32::MAX as u64) as u32))
+            .collect::<Result<Vec<_>, _>>()?;
         let total: f64 = lengths.iter().map(|&l| l as f64).sum();
-        let avg_len = if entries.is_empty() { 0.0 } else { total / entries.len() as f64 };
-        let tv = o.get("terms").and_then(|v| v.as_array()).ok_or("tools: corpus needs terms")?;
+        let avg_len = if entries.is_empty() {
+            0.0
+        } else {
+            total / entries.len() as f64
+        };
+        let tv = o
+            .get("terms")
+            .and_then(|v| v.as_array())
+            .ok_or("tools: corpus needs terms")?;
         let mut terms: Vec<Term> = Vec::with_capacity(tv.len());
         for t in tv.iter() {
-            let t = t.as_array().filter(|a| a.len() == 3).ok_or("tools: corpus term must be [term, idf, postings]")?;
+            let t = t
+                .as_array()
+                .filter(|a| a.len() == 3)
+                .ok_or("tools: corpus term must be [term, idf, postings]")?;
             let text = string(t.get(0))?;
-            if terms.last().map_or(false, |p| p.text >= text) {
+            if matches!(terms.last(), Some(p) if p.text >= text) {
                 return Err("tools: corpus terms must be sorted and unique");
             }
             let idf = uint(t.get(1).unwrap_or(Value::Null))? as f64 / 1e6;
-            let pv = t.get(2).and_then(|p| p.as_array()).filter(|p| p.len() % 2 == 0).ok_or("tools: corpus postings must be entry/frequency pairs")?;
+            let pv = t
+                .get(2)
+                .and_then(|p| p.as_array())
+                .filter(|p| p.len() % 2 == 0)
+                .ok_or("tools: corpus postings must be entry/frequency pairs")?;
             let mut postings = Vec::with_capacity(pv.len() / 2);
             let mut it = pv.iter();
             while let (Some(e), Some(f)) = (it.next(), it.next()) {
@@ -97,14 +139,27 @@ impl Corpus {
                 }
                 postings.push((e as u32, f as u32));
             }
-            terms.push(Term { text, idf, postings });
+            terms.push(Term {
+                text,
+                idf,
+                postings,
+            });
         }
         let mut by_id: Vec<u32> = (0..entries.len() as u32).collect();
         by_id.sort_by(|&a, &b| entries[a as usize].id.cmp(&entries[b as usize].id));
-        if by_id.windows(2).any(|w| entries[w[0] as usize].id == entries[w[1] as usize].id) {
+        if by_id
+            .windows(2)
+            .any(|w| entries[w[0] as usize].id == entries[w[1] as usize].id)
+        {
             return Err("tools: corpus entry ids must be unique");
         }
-        Ok(Corpus { entries, lengths, avg_len, terms, by_id })
+        Ok(Corpus {
+            entries,
+            lengths,
+            avg_len,
+            terms,
+            by_id,
+        })
     }
 
     /// Entry indexes with a positive score, best first; ties by entry order.
@@ -126,14 +181,24 @@ impl Corpus {
                 for &(e, tf) in &term.postings {
                     let tf = tf as f64;
                     let dl = self.lengths[e as usize] as f64;
-                    let norm = if self.avg_len > 0.0 { dl / self.avg_len } else { 1.0 };
-                    scores[e as usize] += term.idf * (tf * (K1 + 1.0)) / (tf + K1 * (1.0 - B + B * norm));
+                    let norm = if self.avg_len > 0.0 {
+                        dl / self.avg_len
+                    } else {
+                        1.0
+                    };
+                    scores[e as usize] +=
+                        term.idf * (tf * (K1 + 1.0)) / (tf + K1 * (1.0 - B + B * norm));
                 }
             }
         }
-        let mut hits: Vec<u32> = (0..scores.len() as u32).filter(|&i| scores[i as usize] > 0.0).collect();
+        let mut hits: Vec<u32> = (0..scores.len() as u32)
+            .filter(|&i| scores[i as usize] > 0.0)
+            .collect();
         hits.sort_by(|&a, &b| {
-            scores[b as usize].partial_cmp(&scores[a as usize]).unwrap_or(std::cmp::Ordering::Equal).then(a.cmp(&b))
+            scores[b as usize]
+                .partial_cmp(&scores[a as usize])
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.cmp(&b))
         });
         hits
     }
@@ -142,8 +207,7 @@ impl Corpus {
     /// hits stop before the result would exceed `max_bytes`.
     pub fn search(&self, query: &str, limit: usize, max_bytes: usize) -> Vec<u8> {
         let mut out = b"{\"results\":[".to_vec();
-        let mut n = 0;
-        for e in self.rank(query).into_iter().take(limit) {
+        for (n, e) in self.rank(query).into_iter().take(limit).enumerate() {
             let entry = &self.entries[e as usize];
             let mut item = Vec::new();
             if n > 0 {
@@ -151,14 +215,17 @@ impl Corpus {
             }
             head(&mut item, entry);
             item.extend_from_slice(b",\"snippet\":");
-            let cut = entry.text.char_indices().nth(SNIPPET_CHARS).map_or(entry.text.len(), |(i, _)| i);
+            let cut = entry
+                .text
+                .char_indices()
+                .nth(SNIPPET_CHARS)
+                .map_or(entry.text.len(), |(i, _)| i);
             write::string(&mut item, &entry.text[..cut]);
             item.push(b'}');
             if out.len() + item.len() + 2 > max_bytes {
                 break;
             }
             out.extend_from_slice(&item);
-            n += 1;
         }
         out.extend_from_slice(b"]}");
         out
@@ -167,7 +234,10 @@ impl Corpus {
     /// `{"id","title","collection","tags","text","truncated"}`, the text cut at a character
     /// boundary to fit `max_bytes`; `None` for an unknown id.
     pub fn read(&self, id: &str, max_bytes: usize) -> Option<Vec<u8>> {
-        let pos = self.by_id.binary_search_by(|&i| self.entries[i as usize].id.as_str().cmp(id)).ok()?;
+        let pos = self
+            .by_id
+            .binary_search_by(|&i| self.entries[i as usize].id.as_str().cmp(id))
+            .ok()?;
         let entry = &self.entries[self.by_id[pos] as usize];
         let mut out = Vec::new();
         head(&mut out, entry);
@@ -201,9 +271,12 @@ impl Corpus {
     pub fn list(&self, collection: Option<&str>, limit: usize, max_bytes: usize) -> Vec<u8> {
         let mut out = b"{\"entries\":[".to_vec();
         let tail = b"],\"truncated\":false}".len();
-        let mut n = 0;
         let mut truncated = false;
-        for entry in self.entries.iter().filter(|e| collection.map_or(true, |c| e.collection == c)) {
+        let matching = self.entries.iter().filter(|e| match collection {
+            Some(c) => e.collection == c,
+            None => true,
+        });
+        for (n, entry) in matching.enumerate() {
             let mut item = Vec::new();
             if n > 0 {
                 item.push(b',');
@@ -215,9 +288,12 @@ impl Corpus {
                 break;
             }
             out.extend_from_slice(&item);
-            n += 1;
         }
-        out.extend_from_slice(if truncated { b"],\"truncated\":true}" as &[u8] } else { b"],\"truncated\":false}" });
+        out.extend_from_slice(if truncated {
+            b"],\"truncated\":true}" as &[u8]
+        } else {
+            b"],\"truncated\":false}"
+        });
         out
     }
 }
@@ -277,7 +353,10 @@ mod tests {
 
     #[test]
     fn tokenization_is_ascii_only() {
-        assert_eq!(tokenize("Hello, WORLD-42 café x_y"), ["hello", "world", "42", "caf", "x", "y"]);
+        assert_eq!(
+            tokenize("Hello, WORLD-42 café x_y"),
+            ["hello", "world", "42", "caf", "x", "y"]
+        );
         assert_eq!(tokenize(&"a".repeat(65)), Vec::<String>::new());
         assert_eq!(tokenize(&"a".repeat(64)).len(), 1);
     }
@@ -301,12 +380,25 @@ mod tests {
     #[test]
     fn read_and_list() {
         let c = corpus();
-        assert_eq!(s(c.read("b", 4096).unwrap()), r#"{"id":"b","title":"Beta","collection":"docs","tags":["t1"],"text":"gamma \"q\"","truncated":false}"#);
+        assert_eq!(
+            s(c.read("b", 4096).unwrap()),
+            r#"{"id":"b","title":"Beta","collection":"docs","tags":["t1"],"text":"gamma \"q\"","truncated":false}"#
+        );
         assert!(c.read("zz", 4096).is_none());
-        let cut = s(c.read("b", 80).unwrap());
-        assert!(cut.len() <= 80, "{}", cut);
-        assert!(cut.ends_with(r#""truncated":true}"#));
-        assert_eq!(s(c.list(Some("examples"), 10, 4096)), r#"{"entries":[{"id":"c","title":"Gamma","collection":"examples","tags":[]}],"truncated":false}"#);
+        let cut = s(c.read("b", 92).unwrap());
+        assert_eq!(cut.len(), 92);
+        assert!(
+            cut.ends_with(r#""text":"gamma ","truncated":true}"#),
+            "{}",
+            cut
+        );
+        // An escape is never split.
+        assert!(s(c.read("b", 93).unwrap()).ends_with(r#""text":"gamma ","truncated":true}"#));
+        assert!(s(c.read("b", 94).unwrap()).ends_with(r#""text":"gamma \"","truncated":true}"#));
+        assert_eq!(
+            s(c.list(Some("examples"), 10, 4096)),
+            r#"{"entries":[{"id":"c","title":"Gamma","collection":"examples","tags":[]}],"truncated":false}"#
+        );
         assert_eq!(s(c.list(None, 1, 4096)).matches("\"id\"").count(), 1);
         assert!(s(c.list(None, 1, 4096)).ends_with("\"truncated\":true}"));
     }

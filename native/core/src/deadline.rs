@@ -9,7 +9,10 @@ pub struct Deadline {
 
 impl Deadline {
     pub fn new(start: f64, budget_ms: f64) -> Deadline {
-        Deadline { at: start + budget_ms, budget: budget_ms }
+        Deadline {
+            at: start + budget_ms,
+            budget: budget_ms,
+        }
     }
 
     /// At or after the deadline, or a clock value that is not a number (fails closed).

@@ -36,7 +36,11 @@ impl Fragments {
         server_meta.extend_from_slice(&server_info);
         server_meta.push(b'}');
 
-        let capabilities: &[u8] = if config.tools.is_some() { b"{\"tools\":{\"listChanged\":false}}" } else { b"{}" };
+        let capabilities: &[u8] = if config.tools.is_some() {
+            b"{\"tools\":{\"listChanged\":false}}"
+        } else {
+            b"{}"
+        };
 
         let mut discover = b"{\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":".to_vec();
         discover.extend_from_slice(capabilities);
@@ -52,7 +56,9 @@ impl Fragments {
             tools_list.extend_from_slice(&server_meta);
             tools_list.extend_from_slice(b"}}");
             // The largest id is bounded by the request budget; the list must fit beside it.
-            if RESULT_ENVELOPE_BYTES + config.limits.request_bytes + tools_list.len() > config.limits.response_bytes {
+            if RESULT_ENVELOPE_BYTES + config.limits.request_bytes + tools_list.len()
+                > config.limits.response_bytes
+            {
                 return Err("tools: the tool list does not fit limits.responseBytes");
             }
         }
@@ -63,7 +69,14 @@ impl Fragments {
         }
         unsupported_prefix.extend_from_slice(b"],\"requested\":");
 
-        Ok(Fragments { server_meta, server_info, capabilities: capabilities.to_vec(), discover, tools_list, unsupported_prefix })
+        Ok(Fragments {
+            server_meta,
+            server_info,
+            capabilities: capabilities.to_vec(),
+            discover,
+            tools_list,
+            unsupported_prefix,
+        })
     }
 }
 
@@ -97,15 +110,24 @@ mod tests {
             r#"{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"p\"x","version":"1"}}}}"#
         );
         assert!(f.tools_list.is_empty());
-        assert_eq!(unsupported_data(&f.unsupported_prefix, Some("x")), br#"{"supported":["2026-07-28"],"requested":"x"}"#);
-        assert_eq!(unsupported_data(&f.unsupported_prefix, None), br#"{"supported":["2026-07-28"]}"#);
+        assert_eq!(
+            unsupported_data(&f.unsupported_prefix, Some("x")),
+            br#"{"supported":["2026-07-28"],"requested":"x"}"#
+        );
+        assert_eq!(
+            unsupported_data(&f.unsupported_prefix, None),
+            br#"{"supported":["2026-07-28"]}"#
+        );
     }
 
     #[test]
     fn legacy_profile_lists_both_revisions() {
         let c = Config::parse(br#"{"legacyProtocol":"2025-06-18"}"#).unwrap();
         let f = Fragments::build(&c).unwrap();
-        assert_eq!(unsupported_data(&f.unsupported_prefix, Some("1")), br#"{"supported":["2026-07-28","2025-06-18"],"requested":"1"}"#);
+        assert_eq!(
+            unsupported_data(&f.unsupported_prefix, Some("1")),
+            br#"{"supported":["2026-07-28","2025-06-18"],"requested":"1"}"#
+        );
         assert!(f.discover.windows(14).any(|w| w == b"[\"2026-07-28\"]"));
     }
 }

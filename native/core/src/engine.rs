@@ -9,7 +9,9 @@ use crate::config::{Config, ConfigError};
 use crate::deadline::Deadline;
 use crate::discover::Fragments;
 use crate::envelope::{self, meta, Envelope, PROTOCOL_VERSION_KEY};
-use crate::errors::{self, RpcError, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR};
+use crate::errors::{
+    self, RpcError, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR,
+};
 use crate::head::{self, HeadError, Kept};
 use crate::json::{Parser, Value};
 use crate::legacy::{self, LegacyFragments};
@@ -39,7 +41,13 @@ impl Engine {
     pub fn from_config(config: Config) -> Result<Engine, ConfigError> {
         let frags = Fragments::build(&config)?;
         let legacy = LegacyFragments::build(&frags, config.tools.as_ref().map(|t| t.list_json()));
-        Ok(Engine { inner: Rc::new(Inner { config, frags, legacy }) })
+        Ok(Engine {
+            inner: Rc::new(Inner {
+                config,
+                frags,
+                legacy,
+            }),
+        })
     }
 
     pub fn limits(&self) -> &Limits {
@@ -58,7 +66,7 @@ impl Engine {
 }
 
 /// What the host does next. The byte slices stay valid until the next call on the request.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action<'r> {
     /// Feed more body (or, while a call is pending, keep waiting).
     Continue,
@@ -84,8 +92,12 @@ impl Action<'_> {
 
 enum State {
     Fresh,
-    Body { kept: Kept, parser: Parser, received: usize },
-    Pending { call: ToolCall, id: Vec<u8>, legacy: bool },
+    Body {
+        kept: Kept,
+        parser: Parser,
+        received: usize,
+    },
+    Pending(Pending),
     Done,
 }
 
@@ -96,6 +108,7 @@ pub struct Request {
     out: Vec<u8>,
 }
 
+/// One tool call waiting for `resume`: the tools side's state, the id to echo, the envelope to frame.
 struct Pending {
     call: ToolCall,
     id: Vec<u8>,
@@ -130,7 +143,7 @@ impl Request {
     fn interrupted(&mut self) -> Action<'_> {
         let budget = self.engine.config.limits.response_bytes;
         match std::mem::replace(&mut self.state, State::Done) {
-            State::Pending { id, .. } => {
+            State::Pending(Pending { id, .. }) => {
                 let e = RpcError::new(408, INTERNAL_ERROR, errors::CALL_INTERRUPTED);
                 response::error(&mut self.out, budget, &e, Some(&id), Timing::AfterBody);
             }
@@ -171,8 +184,15 @@ impl Request {
                 return self.respond();
             }
         }
-        let parser = Parser::with_capacity(config.limits.depth, admission::size_hint(&head, config.limits.request_bytes));
-        self.state = State::Body { kept: head.keep(), parser, received: 0 };
+        let parser = Parser::with_capacity(
+            config.limits.depth,
+            admission::size_hint(&head, config.limits.request_bytes),
+        );
+        self.state = State::Body {
+            kept: head.keep(),
+            parser,
+            received: 0,
+        };
         Action::Continue
     }
 
@@ -186,15 +206,29 @@ impl Request {
             return self.interrupted();
         }
         let limits = self.engine.config.limits;
-        if let State::Body { parser, received, .. } = &mut self.state {
-            if chunk.len() > limits.request_bytes - *received {
-                too_large(&mut self.out, limits.response_bytes);
+        if let State::Body {
+            parser, received, ..
+        } = &mut self.state
+        {
+            // The verdict follows byte positions, not chunking: the admitted prefix of a chunk that
+            // crosses the limit is parsed first, so a parse error before the limit still wins.
+            let room = limits.request_bytes - *received;
+            let over = chunk.len() > room;
+            let admitted = if over { &chunk[..room] } else { chunk };
+            *received += admitted.len();
+            if let Err(e) = parser.feed(admitted) {
+                let e = RpcError::new(400, PARSE_ERROR, errors::parse_message(&e));
+                response::error(
+                    &mut self.out,
+                    limits.response_bytes,
+                    &e,
+                    None,
+                    Timing::Early,
+                );
                 return self.respond();
             }
-            *received += chunk.len();
-            if let Err(e) = parser.feed(chunk) {
-                let e = RpcError::new(400, PARSE_ERROR, errors::parse_message(&e));
-                response::error(&mut self.out, limits.response_bytes, &e, None, Timing::Early);
+            if over {
+                too_large(&mut self.out, limits.response_bytes);
                 return self.respond();
             }
         }
@@ -214,7 +248,7 @@ impl Request {
             State::Body { kept, parser, .. } => (kept, parser),
             _ => unreachable!("checked above"),
         };
-        let engine = Rc::clone(&self.engine);
+        let engine = &*self.engine;
         let budget = engine.config.limits.response_bytes;
         let doc = match parser.finish() {
             Ok(d) => d,
@@ -225,30 +259,36 @@ impl Request {
             }
         };
         let root = doc.root();
-        let pending = dispatch(&engine, &kept, &root, self.deadline.remaining(now), &mut self.out);
+        let pending = dispatch(
+            engine,
+            &kept,
+            &root,
+            self.deadline.remaining(now),
+            &mut self.out,
+        );
         self.settle(pending)
     }
 
     pub fn resume(&mut self, payload: &[u8], now: f64) -> Action<'_> {
         match self.state {
-            State::Pending { .. } => {}
+            State::Pending(_) => {}
             State::Done => return Action::Respond(&self.out),
             _ => return Action::Misuse,
         }
         if self.deadline.expired(now) {
             return self.interrupted();
         }
-        let (call, id, legacy) = match std::mem::replace(&mut self.state, State::Done) {
-            State::Pending { call, id, legacy } => (call, id, legacy),
+        let Pending { call, id, legacy } = match std::mem::replace(&mut self.state, State::Done) {
+            State::Pending(p) => p,
             _ => unreachable!("checked above"),
         };
-        let engine = Rc::clone(&self.engine);
+        let engine = &*self.engine;
         let tools = match &engine.config.tools {
             Some(t) => t,
             None => unreachable!("a call is pending only when tools are configured"),
         };
         let s = tools.resume(call, payload, self.deadline.remaining(now));
-        let pending = step(&engine, s, &id, legacy, &mut self.out);
+        let pending = step(engine, s, &id, legacy, &mut self.out);
         self.settle(pending)
     }
 
@@ -272,8 +312,8 @@ impl Request {
     fn settle(&mut self, pending: Option<Pending>) -> Action<'_> {
         match pending {
             None => self.respond(),
-            Some(Pending { call, id, legacy }) => {
-                self.state = State::Pending { call, id, legacy };
+            Some(p) => {
+                self.state = State::Pending(p);
                 Action::Call(&self.out)
             }
         }
@@ -289,16 +329,34 @@ fn reply(out: &mut Vec<u8>, e: &Inner, id: &[u8], fragment: &[u8]) {
     let start = response::begin(out, 200, Timing::AfterBody);
     response::result_prefix(out, id);
     out.extend_from_slice(fragment);
-    response::finish(out, start, e.config.limits.response_bytes, Some(id), Timing::AfterBody);
+    response::finish(
+        out,
+        start,
+        e.config.limits.response_bytes,
+        Some(id),
+        Timing::AfterBody,
+    );
 }
 
 fn fail(out: &mut Vec<u8>, e: &Inner, err: &RpcError, id: Option<&[u8]>) {
-    response::error(out, e.config.limits.response_bytes, err, id, Timing::AfterBody);
+    response::error(
+        out,
+        e.config.limits.response_bytes,
+        err,
+        id,
+        Timing::AfterBody,
+    );
 }
 
 /// Decides a complete body. Returns the pending call when a tool needs an outbound instruction
 /// (then `out` holds the instruction), else `out` holds the response record.
-fn dispatch(e: &Inner, kept: &Kept, root: &Value<'_>, remaining: f64, out: &mut Vec<u8>) -> Option<Pending> {
+fn dispatch(
+    e: &Inner,
+    kept: &Kept,
+    root: &Value<'_>,
+    remaining: f64,
+    out: &mut Vec<u8>,
+) -> Option<Pending> {
     let env = match envelope::classify(root) {
         Ok(env) => env,
         Err(invalid) => {
@@ -365,7 +423,14 @@ fn dispatch(e: &Inner, kept: &Kept, root: &Value<'_>, remaining: f64, out: &mut 
     }
 }
 
-fn call(out: &mut Vec<u8>, e: &Inner, env: &Envelope<'_>, id: &[u8], legacy: bool, remaining: f64) -> Option<Pending> {
+fn call(
+    out: &mut Vec<u8>,
+    e: &Inner,
+    env: &Envelope<'_>,
+    id: &[u8],
+    legacy: bool,
+    remaining: f64,
+) -> Option<Pending> {
     let tools = match &e.config.tools {
         Some(t) => t,
         None => unreachable!("tools/call is admitted only when tools are configured"),
@@ -384,7 +449,11 @@ fn call(out: &mut Vec<u8>, e: &Inner, env: &Envelope<'_>, id: &[u8], legacy: boo
 
 fn step(e: &Inner, s: Step, id: &[u8], legacy: bool, out: &mut Vec<u8>) -> Option<Pending> {
     match s {
-        Step::ProtocolError { status, code, message } => {
+        Step::ProtocolError {
+            status,
+            code,
+            message,
+        } => {
             fail(out, e, &RpcError::new(status, code, message), Some(id));
             None
         }
@@ -395,7 +464,11 @@ fn step(e: &Inner, s: Step, id: &[u8], legacy: bool, out: &mut Vec<u8>) -> Optio
         Step::Call { instruction, state } => {
             out.clear();
             out.extend_from_slice(&instruction);
-            Some(Pending { call: state, id: id.to_vec(), legacy })
+            Some(Pending {
+                call: state,
+                id: id.to_vec(),
+                legacy,
+            })
         }
     }
 }
@@ -403,7 +476,8 @@ fn step(e: &Inner, s: Step, id: &[u8], legacy: bool, out: &mut Vec<u8>) -> Optio
 /// Valid notifications are accepted and discarded (202), unless a present `Mcp-Method` or
 /// `MCP-Protocol-Version` header contradicts the body.
 fn notification(out: &mut Vec<u8>, e: &Inner, kept: &Kept, env: &Envelope<'_>) {
-    let method_disagrees = matches!(&kept.method, Some(m) if env.method.as_str().as_bytes() != &**m);
+    let method_disagrees =
+        matches!(&kept.method, Some(m) if env.method.as_str().as_bytes() != &**m);
     let version_disagrees = match (&kept.version, env.params.as_ref().and_then(|p| meta(p))) {
         (Some(v), Some(m)) => match m.get(PROTOCOL_VERSION_KEY) {
             Some(Value::String(s)) => s.as_str().as_bytes() != &**v,
@@ -412,7 +486,12 @@ fn notification(out: &mut Vec<u8>, e: &Inner, kept: &Kept, env: &Envelope<'_>) {
         _ => false,
     };
     if method_disagrees || version_disagrees {
-        fail(out, e, &RpcError::new(400, HEADER_MISMATCH, errors::HEADERS_DISAGREE), None);
+        fail(
+            out,
+            e,
+            &RpcError::new(400, HEADER_MISMATCH, errors::HEADERS_DISAGREE),
+            None,
+        );
     } else {
         response::empty(out, 202, Timing::AfterBody);
     }

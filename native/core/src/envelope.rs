@@ -50,7 +50,10 @@ fn bad(id: &IdState, code: i32, message: &'static str) -> Invalid {
         IdState::Readable(v) => Some(v.clone()),
         _ => None,
     };
-    Invalid { id, error: RpcError::new(400, code, message) }
+    Invalid {
+        id,
+        error: RpcError::new(400, code, message),
+    }
 }
 
 pub fn classify<'r>(root: &'r Value<'_>) -> Result<Envelope<'r>, Invalid> {
@@ -68,7 +71,9 @@ pub fn classify<'r>(root: &'r Value<'_>) -> Result<Envelope<'r>, Invalid> {
         Some(Value::String(s)) if s.eq_str("2.0") => {}
         _ => return Err(bad(&id, INVALID_REQUEST, errors::BAD_JSONRPC)),
     }
-    if obj.iter().any(|(k, _)| !(k.eq_str("jsonrpc") || k.eq_str("id") || k.eq_str("method") || k.eq_str("params"))) {
+    if obj.iter().any(|(k, _)| {
+        !(k.eq_str("jsonrpc") || k.eq_str("id") || k.eq_str("method") || k.eq_str("params"))
+    }) {
         return Err(bad(&id, INVALID_REQUEST, errors::BAD_MEMBER));
     }
     if let IdState::Unreadable = id {
@@ -118,34 +123,87 @@ mod tests {
                 e.method.as_str().into_owned(),
                 e.params.is_some(),
             )),
-            Err(i) => Err((i.id.map(|v| String::from_utf8(v).unwrap()), i.error.code, i.error.message)),
+            Err(i) => Err((
+                i.id.map(|v| String::from_utf8(v).unwrap()),
+                i.error.code,
+                i.error.message,
+            )),
         }
     }
 
     #[test]
     fn requests_and_notifications() {
-        assert_eq!(run(r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#), Ok((Some("1".into()), "m".into(), true)));
-        assert_eq!(run(r#"{"jsonrpc":"2.0","id":"a\"b","method":"m"}"#), Ok((Some("\"a\\\"b\"".into()), "m".into(), false)));
-        assert_eq!(run(r#"{"jsonrpc":"2.0","method":"n"}"#), Ok((None, "n".into(), false)));
-        assert_eq!(run(r#"{"jsonrpc":"2.0","id":-9007199254740991,"method":"m"}"#).unwrap().0.unwrap(), "-9007199254740991");
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{}}"#),
+            Ok((Some("1".into()), "m".into(), true))
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":"a\"b","method":"m"}"#),
+            Ok((Some("\"a\\\"b\"".into()), "m".into(), false))
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","method":"n"}"#),
+            Ok((None, "n".into(), false))
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":-9007199254740991,"method":"m"}"#)
+                .unwrap()
+                .0
+                .unwrap(),
+            "-9007199254740991"
+        );
     }
 
     #[test]
     fn refusals_and_id_echo() {
         assert_eq!(run("[]"), Err((None, -32600, errors::BATCH)));
         assert_eq!(run("1"), Err((None, -32600, errors::NOT_OBJECT)));
-        assert_eq!(run(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#), Err((Some("3".into()), -32600, errors::CLIENT_RESPONSE)));
-        assert_eq!(run(r#"{"jsonrpc":"2.0","id":3,"error":{}}"#), Err((Some("3".into()), -32600, errors::CLIENT_RESPONSE)));
-        assert_eq!(run(r#"{"jsonrpc":"1.0","id":3,"method":"m"}"#), Err((Some("3".into()), -32600, errors::BAD_JSONRPC)));
-        assert_eq!(run(r#"{"id":3,"method":"m"}"#), Err((Some("3".into()), -32600, errors::BAD_JSONRPC)));
-        assert_eq!(run(r#"{"jsonrpc":"2.0","id":3,"method":"m","x":1}"#), Err((Some("3".into()), -32600, errors::BAD_MEMBER)));
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#),
+            Err((Some("3".into()), -32600, errors::CLIENT_RESPONSE))
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":3,"error":{}}"#),
+            Err((Some("3".into()), -32600, errors::CLIENT_RESPONSE))
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"1.0","id":3,"method":"m"}"#),
+            Err((Some("3".into()), -32600, errors::BAD_JSONRPC))
+        );
+        assert_eq!(
+            run(r#"{"id":3,"method":"m"}"#),
+            Err((Some("3".into()), -32600, errors::BAD_JSONRPC))
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":3,"method":"m","x":1}"#),
+            Err((Some("3".into()), -32600, errors::BAD_MEMBER))
+        );
         for id in ["null", "1.5", "1e3", "9007199254740992", "{}", "true"] {
-            assert_eq!(run(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"m"}}"#)), Err((None, -32600, errors::BAD_ID)), "{id}");
+            assert_eq!(
+                run(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"m"}}"#)),
+                Err((None, -32600, errors::BAD_ID)),
+                "{id}"
+            );
         }
-        assert_eq!(run(r#"{"jsonrpc":"2.0","id":3,"method":1}"#), Err((Some("3".into()), -32600, errors::BAD_METHOD)));
-        assert_eq!(run(r#"{"jsonrpc":"2.0","id":3}"#), Err((Some("3".into()), -32600, errors::BAD_METHOD)));
-        assert_eq!(run(r#"{"jsonrpc":"2.0","id":3,"method":"m","params":[]}"#), Err((Some("3".into()), -32602, errors::PARAMS_ARRAY)));
-        assert_eq!(run(r#"{"jsonrpc":"2.0","id":3,"method":"m","params":"x"}"#), Err((Some("3".into()), -32600, errors::PARAMS_NOT_OBJECT)));
-        assert_eq!(run(r#"{"jsonrpc":"2.0","method":"m","params":null}"#), Err((None, -32600, errors::PARAMS_NOT_OBJECT)));
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":3,"method":1}"#),
+            Err((Some("3".into()), -32600, errors::BAD_METHOD))
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":3}"#),
+            Err((Some("3".into()), -32600, errors::BAD_METHOD))
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":3,"method":"m","params":[]}"#),
+            Err((Some("3".into()), -32602, errors::PARAMS_ARRAY))
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","id":3,"method":"m","params":"x"}"#),
+            Err((Some("3".into()), -32600, errors::PARAMS_NOT_OBJECT))
+        );
+        assert_eq!(
+            run(r#"{"jsonrpc":"2.0","method":"m","params":null}"#),
+            Err((None, -32600, errors::PARAMS_NOT_OBJECT))
+        );
     }
 }

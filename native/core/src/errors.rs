@@ -21,7 +21,12 @@ pub struct RpcError {
 
 impl RpcError {
     pub const fn new(status: u16, code: i32, message: &'static str) -> RpcError {
-        RpcError { status, code, message, data: None }
+        RpcError {
+            status,
+            code,
+            message,
+            data: None,
+        }
     }
 }
 
@@ -42,7 +47,8 @@ pub const PARAMS_NOT_OBJECT: &str = "Invalid Request: params must be an object";
 pub const PARAMS_ARRAY: &str = "Invalid params: params must be an object";
 pub const NO_VERSION_HEADER: &str = "Invalid Request: MCP-Protocol-Version header required";
 
-pub const HEADERS_MISSING: &str = "Header mismatch: MCP-Protocol-Version and Mcp-Method are required";
+pub const HEADERS_MISSING: &str =
+    "Header mismatch: MCP-Protocol-Version and Mcp-Method are required";
 pub const NAME_MISSING: &str = "Header mismatch: Mcp-Name is required";
 pub const HEADERS_DISAGREE: &str = "Header mismatch: headers disagree with the body";
 pub const NAME_MALFORMED: &str = "Header mismatch: Mcp-Name is malformed";
@@ -76,12 +82,36 @@ mod tests {
     use super::*;
 
     const ALL: [&str; 31] = [
-        BODY_TOO_LARGE, BODY_INTERRUPTED, CALL_INTERRUPTED, RESPONSE_TOO_LARGE, TOOL_RESULT_TOO_LARGE,
-        BATCH, NOT_OBJECT, CLIENT_RESPONSE, BAD_JSONRPC, BAD_MEMBER, BAD_ID, BAD_METHOD,
-        PARAMS_NOT_OBJECT, PARAMS_ARRAY, NO_VERSION_HEADER, HEADERS_MISSING, NAME_MISSING,
-        HEADERS_DISAGREE, NAME_MALFORMED, NAME_DISAGREES, META_MISSING, LIST_PARAMS,
-        ARGUMENTS_NOT_OBJECT, NAME_NOT_STRING, INIT_PARAMS, UNSUPPORTED, NOT_FOUND,
-        "Parse error: invalid JSON", "Parse error: nesting too deep", "Parse error: trailing data",
+        BODY_TOO_LARGE,
+        BODY_INTERRUPTED,
+        CALL_INTERRUPTED,
+        RESPONSE_TOO_LARGE,
+        TOOL_RESULT_TOO_LARGE,
+        BATCH,
+        NOT_OBJECT,
+        CLIENT_RESPONSE,
+        BAD_JSONRPC,
+        BAD_MEMBER,
+        BAD_ID,
+        BAD_METHOD,
+        PARAMS_NOT_OBJECT,
+        PARAMS_ARRAY,
+        NO_VERSION_HEADER,
+        HEADERS_MISSING,
+        NAME_MISSING,
+        HEADERS_DISAGREE,
+        NAME_MALFORMED,
+        NAME_DISAGREES,
+        META_MISSING,
+        LIST_PARAMS,
+        ARGUMENTS_NOT_OBJECT,
+        NAME_NOT_STRING,
+        INIT_PARAMS,
+        UNSUPPORTED,
+        NOT_FOUND,
+        "Parse error: invalid JSON",
+        "Parse error: nesting too deep",
+        "Parse error: trailing data",
         "Parse error: incomplete JSON",
     ];
 
@@ -89,15 +119,25 @@ mod tests {
     fn messages_are_safe_to_write_verbatim() {
         for m in ALL {
             assert!(!m.is_empty());
-            assert!(m.bytes().all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\'), "{m}");
+            assert!(
+                m.bytes()
+                    .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\'),
+                "{m}"
+            );
         }
     }
 
     #[test]
     fn every_json_error_has_a_distinct_message() {
         let kinds = [
-            JsonError::Syntax, JsonError::Utf8, JsonError::Depth, JsonError::DuplicateKey,
-            JsonError::LoneSurrogate, JsonError::NumberRange, JsonError::Trailing, JsonError::Incomplete,
+            JsonError::Syntax,
+            JsonError::Utf8,
+            JsonError::Depth,
+            JsonError::DuplicateKey,
+            JsonError::LoneSurrogate,
+            JsonError::NumberRange,
+            JsonError::Trailing,
+            JsonError::Incomplete,
         ];
         let msgs: Vec<&str> = kinds.iter().map(parse_message).collect();
         for (i, a) in msgs.iter().enumerate() {

@@ -53,7 +53,11 @@ impl<'a> Head<'a> {
 
     /// Moves out the headers needed after the body (header/body agreement).
     pub fn keep(&mut self) -> Kept {
-        let mut take = |f: Field| self.fields[f as usize].take().map(|v| v.into_owned().into_boxed_slice());
+        let mut take = |f: Field| {
+            self.fields[f as usize]
+                .take()
+                .map(|v| v.into_owned().into_boxed_slice())
+        };
         Kept {
             version: take(Field::ProtocolVersion),
             method: take(Field::McpMethod),
@@ -87,7 +91,10 @@ pub fn parse(record: &[u8]) -> Result<Head<'_>, HeadError> {
     let mut lines = record.split(|&b| b == b'\n');
     let first = lines.next().ok_or(HeadError::Malformed)?;
     let first = first.strip_suffix(b"\r").unwrap_or(first);
-    let sp = first.iter().position(|&b| b == b' ').ok_or(HeadError::Malformed)?;
+    let sp = first
+        .iter()
+        .position(|&b| b == b' ')
+        .ok_or(HeadError::Malformed)?;
     let (method, target) = (&first[..sp], &first[sp + 1..]);
     if method.is_empty() || target.is_empty() || target.contains(&b' ') {
         return Err(HeadError::Malformed);
@@ -96,7 +103,11 @@ pub fn parse(record: &[u8]) -> Result<Head<'_>, HeadError> {
         Some(q) => &target[..q],
         None => target,
     };
-    let mut head = Head { method, path, fields: Default::default() };
+    let mut head = Head {
+        method,
+        path,
+        fields: Default::default(),
+    };
     let mut ended = false;
     for line in lines {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
@@ -107,13 +118,19 @@ pub fn parse(record: &[u8]) -> Result<Head<'_>, HeadError> {
         if ended {
             return Err(HeadError::Malformed);
         }
-        let colon = line.iter().position(|&b| b == b':').ok_or(HeadError::Malformed)?;
+        let colon = line
+            .iter()
+            .position(|&b| b == b':')
+            .ok_or(HeadError::Malformed)?;
         let name = &line[..colon];
         if name.is_empty() || name.iter().any(|&b| b <= b' ' || b >= 0x7f) {
             return Err(HeadError::Malformed);
         }
         let value = trim(&line[colon + 1..]);
-        if let Some((_, f)) = FIELDS.iter().find(|(n, _)| name.eq_ignore_ascii_case(n.as_bytes())) {
+        if let Some((_, f)) = FIELDS
+            .iter()
+            .find(|(n, _)| name.eq_ignore_ascii_case(n.as_bytes()))
+        {
             let slot = &mut head.fields[*f as usize];
             *slot = Some(match slot.take() {
                 None => Cow::Borrowed(value),
@@ -135,7 +152,8 @@ mod tests {
 
     #[test]
     fn parses_method_path_and_known_headers() {
-        let h = parse(b"POST /mcp?x=1\r\nAccept: a\r\nX-Other: z\r\nMCP-Method:  tools/list \r\n").unwrap();
+        let h = parse(b"POST /mcp?x=1\r\nAccept: a\r\nX-Other: z\r\nMCP-Method:  tools/list \r\n")
+            .unwrap();
         assert_eq!(h.method, b"POST");
         assert_eq!(h.path, b"/mcp");
         assert_eq!(h.get(Field::Accept), Some(&b"a"[..]));
@@ -145,8 +163,12 @@ mod tests {
 
     #[test]
     fn repeated_names_join_in_arrival_order() {
-        let h = parse(b"POST /mcp\r\naccept: application/json\r\nACCEPT: text/event-stream\r\n").unwrap();
-        assert_eq!(h.get(Field::Accept), Some(&b"application/json, text/event-stream"[..]));
+        let h = parse(b"POST /mcp\r\naccept: application/json\r\nACCEPT: text/event-stream\r\n")
+            .unwrap();
+        assert_eq!(
+            h.get(Field::Accept),
+            Some(&b"application/json, text/event-stream"[..])
+        );
     }
 
     #[test]
@@ -159,9 +181,18 @@ mod tests {
     fn rejects_broken_records_and_oversize() {
         assert_eq!(parse(b"").unwrap_err(), HeadError::Malformed);
         assert_eq!(parse(b"POST\r\n").unwrap_err(), HeadError::Malformed);
-        assert_eq!(parse(b"POST /mcp HTTP/1.1\r\n").unwrap_err(), HeadError::Malformed);
-        assert_eq!(parse(b"POST /mcp\r\nnocolon\r\n").unwrap_err(), HeadError::Malformed);
-        assert_eq!(parse(b"POST /mcp\r\n\r\na: b\r\n").unwrap_err(), HeadError::Malformed);
+        assert_eq!(
+            parse(b"POST /mcp HTTP/1.1\r\n").unwrap_err(),
+            HeadError::Malformed
+        );
+        assert_eq!(
+            parse(b"POST /mcp\r\nnocolon\r\n").unwrap_err(),
+            HeadError::Malformed
+        );
+        assert_eq!(
+            parse(b"POST /mcp\r\n\r\na: b\r\n").unwrap_err(),
+            HeadError::Malformed
+        );
         let mut big = b"POST /mcp\r\nx: ".to_vec();
         big.resize(MAX_HEAD_BYTES + 1, b'a');
         assert_eq!(parse(&big).unwrap_err(), HeadError::TooLarge);

@@ -11,7 +11,9 @@
 
 pub mod admission;
 pub mod calls;
+pub mod codec;
 pub mod config;
+pub mod corpus;
 pub mod deadline;
 pub mod discover;
 pub mod engine;
@@ -19,9 +21,12 @@ pub mod envelope;
 pub mod errors;
 pub mod head;
 pub mod json;
+pub mod jsonrpc;
 pub mod legacy;
 pub mod limits;
+pub mod manifest;
 pub mod modern;
+pub mod outbound;
 pub mod response;
 pub mod tools;
 

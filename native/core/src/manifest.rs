@@ -35,7 +35,12 @@ pub struct Backend {
 pub enum Handler {
     /// The canonical encoded result, or `None` for a tool without output.
     Static(Option<Vec<u8>>),
-    Corpus { corpus: usize, action: CorpusAction, top_k: usize, max_bytes: usize },
+    Corpus {
+        corpus: usize,
+        action: CorpusAction,
+        top_k: usize,
+        max_bytes: usize,
+    },
     Backend(Backend),
     JavaScript,
 }
@@ -56,7 +61,10 @@ pub struct Manifest {
 
 /// 1–128 characters of `A-Za-z0-9_.-`.
 pub fn valid_name(s: &str) -> bool {
-    !s.is_empty() && s.len() <= 128 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-')
+    !s.is_empty()
+        && s.len() <= 128
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-')
 }
 
 fn known_keys(o: &Object<'_>, keys: &[&str], err: &'static str) -> Result<(), &'static str> {
@@ -74,8 +82,18 @@ fn get_str(o: &Object<'_>, key: &str, err: &'static str) -> Result<String, &'sta
     }
 }
 
-fn get_int(o: &Object<'_>, key: &str, lo: i64, hi: i64, err: &'static str) -> Result<i64, &'static str> {
-    match o.get(key).and_then(|v| v.as_number()).and_then(|n| n.as_safe_integer()) {
+fn get_int(
+    o: &Object<'_>,
+    key: &str,
+    lo: i64,
+    hi: i64,
+    err: &'static str,
+) -> Result<i64, &'static str> {
+    match o
+        .get(key)
+        .and_then(|v| v.as_number())
+        .and_then(|n| n.as_safe_integer())
+    {
         Some(i) if i >= lo && i <= hi => Ok(i),
         _ => Err(err),
     }
@@ -87,7 +105,9 @@ fn program(v: Option<Value<'_>>) -> Result<Option<Program>, &'static str> {
         Some(v) => {
             let p = Program::from_value(v)?;
             if p.has_scalar_record() {
-                return Err("tools: scalarRecord has no JSON Schema projection; tools cannot use it");
+                return Err(
+                    "tools: scalarRecord has no JSON Schema projection; tools cannot use it",
+                );
             }
             Ok(Some(p))
         }
@@ -101,7 +121,10 @@ fn valid_url(u: &str) -> bool {
     } else if let Some(r) = u.strip_prefix("http://") {
         let host_end = r.find('/').unwrap_or(r.len());
         let host = &r[..host_end];
-        let host = host.rsplit_once(':').filter(|(_, p)| p.bytes().all(|b| b.is_ascii_digit()) && !host.ends_with(']')).map_or(host, |(h, _)| h);
+        let host = host
+            .rsplit_once(':')
+            .filter(|(_, p)| p.bytes().all(|b| b.is_ascii_digit()) && !host.ends_with(']'))
+            .map_or(host, |(h, _)| h);
         if !(host == "127.0.0.1" || host == "localhost" || host == "[::1]") {
             return false;
         }
@@ -109,10 +132,18 @@ fn valid_url(u: &str) -> bool {
     } else {
         return false;
     };
-    !rest.is_empty() && u.len() <= MAX_URL_BYTES && u.bytes().all(|b| b > 0x20 && b < 0x7f) && !u.contains(['@', '?', '#'])
+    !rest.is_empty()
+        && u.len() <= MAX_URL_BYTES
+        && u.bytes().all(|b| b > 0x20 && b < 0x7f)
+        && !u.contains(['@', '?', '#'])
 }
 
-fn corpus_field(p: Option<&Program>, name: &str, kinds: &[&str], required: bool) -> Result<(), &'static str> {
+fn corpus_field(
+    p: Option<&Program>,
+    name: &str,
+    kinds: &[&str],
+    required: bool,
+) -> Result<(), &'static str> {
     match p.and_then(|p| p.root_field(name)) {
         None if required => Err("tools: corpus operation lacks its required input field"),
         None => Ok(()),
@@ -126,12 +157,24 @@ fn corpus_field(p: Option<&Program>, name: &str, kinds: &[&str], required: bool)
     }
 }
 
-fn handler(v: Option<Value<'_>>, op: &Op, deadline_ms: i64, corpus_names: &[String], limits: &Limits) -> Result<Handler, &'static str> {
-    let o = v.and_then(|v| v.as_object()).ok_or("tools: handler must be an object")?;
+fn handler(
+    v: Option<Value<'_>>,
+    op: &Op,
+    deadline_ms: i64,
+    corpus_names: &[String],
+    limits: &Limits,
+) -> Result<Handler, &'static str> {
+    let o = v
+        .and_then(|v| v.as_object())
+        .ok_or("tools: handler must be an object")?;
     let kind = get_str(&o, "kind", "tools: handler needs a kind")?;
     match kind.as_str() {
         "static" => {
-            known_keys(&o, &["kind", "result"], "tools: static handler has unknown members")?;
+            known_keys(
+                &o,
+                &["kind", "result"],
+                "tools: static handler has unknown members",
+            )?;
             match (&op.output, o.get("result")) {
                 (None, None) => Ok(Handler::Static(None)),
                 (Some(p), Some(Value::String(text))) => {
@@ -143,15 +186,23 @@ fn handler(v: Option<Value<'_>>, op: &Op, deadline_ms: i64, corpus_names: &[Stri
             }
         }
         "corpus" => {
-            known_keys(&o, &["kind", "corpus", "action", "topK", "maxBytes"], "tools: corpus handler has unknown members")?;
+            known_keys(
+                &o,
+                &["kind", "corpus", "action", "topK", "maxBytes"],
+                "tools: corpus handler has unknown members",
+            )?;
             let name = get_str(&o, "corpus", "tools: corpus handler needs a corpus")?;
-            let corpus = corpus_names.iter().position(|c| *c == name).ok_or("tools: corpus handler names an unknown corpus")?;
-            let action = match get_str(&o, "action", "tools: corpus handler needs an action")?.as_str() {
-                "search" => CorpusAction::Search,
-                "read" => CorpusAction::Read,
-                "list" => CorpusAction::List,
-                _ => return Err("tools: corpus action must be search, read or list"),
-            };
+            let corpus = corpus_names
+                .iter()
+                .position(|c| *c == name)
+                .ok_or("tools: corpus handler names an unknown corpus")?;
+            let action =
+                match get_str(&o, "action", "tools: corpus handler needs an action")?.as_str() {
+                    "search" => CorpusAction::Search,
+                    "read" => CorpusAction::Read,
+                    "list" => CorpusAction::List,
+                    _ => return Err("tools: corpus action must be search, read or list"),
+                };
             let input = op.input.as_ref();
             match action {
                 CorpusAction::Search => {
@@ -164,24 +215,46 @@ fn handler(v: Option<Value<'_>>, op: &Op, deadline_ms: i64, corpus_names: &[Stri
                     corpus_field(input, "limit", &["integer"], false)?;
                 }
             }
-            let top_k = get_int(&o, "topK", 1, MAX_TOP_K as i64, "tools: corpus topK must be 1 to 64")? as usize;
-            let max_bytes = get_int(&o, "maxBytes", 1, MAX_BYTES_CEILING as i64, "tools: corpus maxBytes must be 1 to 1048576")? as usize;
-            Ok(Handler::Corpus { corpus, action, top_k, max_bytes: max_bytes.min(limits.tool_result_bytes) })
+            let top_k = get_int(
+                &o,
+                "topK",
+                1,
+                MAX_TOP_K as i64,
+                "tools: corpus topK must be 1 to 64",
+            )? as usize;
+            let max_bytes = get_int(
+                &o,
+                "maxBytes",
+                1,
+                MAX_BYTES_CEILING as i64,
+                "tools: corpus maxBytes must be 1 to 1048576",
+            )? as usize;
+            Ok(Handler::Corpus {
+                corpus,
+                action,
+                top_k,
+                max_bytes: max_bytes.min(limits.tool_result_bytes),
+            })
         }
         "backend" => {
-            known_keys(&o, &["kind", "backend", "method", "url", "maxBytes", "timeoutMs"], "tools: backend handler has unknown members")?;
+            known_keys(
+                &o,
+                &["kind", "backend", "method", "url", "maxBytes", "timeoutMs"],
+                "tools: backend handler has unknown members",
+            )?;
             let backend = get_str(&o, "backend", "tools: backend handler needs a backend name")?;
             if !valid_name(&backend) {
                 return Err("tools: backend name is invalid");
             }
-            let method = match get_str(&o, "method", "tools: backend handler needs a method")?.as_str() {
-                "GET" => "GET",
-                "POST" => "POST",
-                "PUT" => "PUT",
-                "PATCH" => "PATCH",
-                "DELETE" => "DELETE",
-                _ => return Err("tools: backend method is not allowed"),
-            };
+            let method =
+                match get_str(&o, "method", "tools: backend handler needs a method")?.as_str() {
+                    "GET" => "GET",
+                    "POST" => "POST",
+                    "PUT" => "PUT",
+                    "PATCH" => "PATCH",
+                    "DELETE" => "DELETE",
+                    _ => return Err("tools: backend method is not allowed"),
+                };
             if method == "GET" && op.input.is_some() {
                 return Err("tools: a GET backend operation must take no input");
             }
@@ -189,12 +262,34 @@ fn handler(v: Option<Value<'_>>, op: &Op, deadline_ms: i64, corpus_names: &[Stri
             if !valid_url(&url) {
                 return Err("tools: backend url must be https or loopback http without credentials, query or fragment");
             }
-            let max_bytes = get_int(&o, "maxBytes", 1, MAX_BYTES_CEILING as i64, "tools: backend maxBytes must be 1 to 1048576")? as usize;
-            let timeout_ms = get_int(&o, "timeoutMs", 1, deadline_ms, "tools: backend timeoutMs must be 1 to the router deadline")? as f64;
-            Ok(Handler::Backend(Backend { backend, method, url, max_bytes: max_bytes.min(limits.tool_result_bytes), timeout_ms }))
+            let max_bytes = get_int(
+                &o,
+                "maxBytes",
+                1,
+                MAX_BYTES_CEILING as i64,
+                "tools: backend maxBytes must be 1 to 1048576",
+            )? as usize;
+            let timeout_ms = get_int(
+                &o,
+                "timeoutMs",
+                1,
+                deadline_ms,
+                "tools: backend timeoutMs must be 1 to the router deadline",
+            )? as f64;
+            Ok(Handler::Backend(Backend {
+                backend,
+                method,
+                url,
+                max_bytes: max_bytes.min(limits.tool_result_bytes),
+                timeout_ms,
+            }))
         }
         "javascript" => {
-            known_keys(&o, &["kind"], "tools: javascript handler has unknown members")?;
+            known_keys(
+                &o,
+                &["kind"],
+                "tools: javascript handler has unknown members",
+            )?;
             Ok(Handler::JavaScript)
         }
         _ => Err("tools: unknown handler kind"),
@@ -204,7 +299,10 @@ fn handler(v: Option<Value<'_>>, op: &Op, deadline_ms: i64, corpus_names: &[Stri
 /// The prebuilt list must be a JSON array naming exactly the manifest's tools, in order.
 fn check_list(text: &str, ops: &[Op]) -> Result<(), &'static str> {
     let doc = json::parse(text.as_bytes(), LIST_DEPTH).map_err(|_| "tools: list is not JSON")?;
-    let arr = doc.root().as_array().ok_or("tools: list must be an array")?;
+    let arr = doc
+        .root()
+        .as_array()
+        .ok_or("tools: list must be an array")?;
     if arr.len() != ops.len() {
         return Err("tools: list does not match the tools");
     }
@@ -219,13 +317,41 @@ fn check_list(text: &str, ops: &[Op]) -> Result<(), &'static str> {
 
 pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, &'static str> {
     let root = v.as_object().ok_or("tools: manifest must be an object")?;
-    known_keys(&root, &["formatVersion", "routerId", "catalogHash", "deadlineMs", "list", "tools", "corpora"], "tools: manifest has unknown members")?;
-    get_int(&root, "formatVersion", FORMAT_VERSION, FORMAT_VERSION, "tools: unsupported manifest formatVersion")?;
-    if !valid_name(&get_str(&root, "routerId", "tools: manifest needs a routerId")?) {
+    known_keys(
+        &root,
+        &[
+            "formatVersion",
+            "routerId",
+            "catalogHash",
+            "deadlineMs",
+            "list",
+            "tools",
+            "corpora",
+        ],
+        "tools: manifest has unknown members",
+    )?;
+    get_int(
+        &root,
+        "formatVersion",
+        FORMAT_VERSION,
+        FORMAT_VERSION,
+        "tools: unsupported manifest formatVersion",
+    )?;
+    if !valid_name(&get_str(
+        &root,
+        "routerId",
+        "tools: manifest needs a routerId",
+    )?) {
         return Err("tools: routerId is invalid");
     }
     get_str(&root, "catalogHash", "tools: manifest needs a catalogHash")?;
-    let deadline_ms = get_int(&root, "deadlineMs", 1, i32::MAX as i64, "tools: deadlineMs must be a positive integer")?;
+    let deadline_ms = get_int(
+        &root,
+        "deadlineMs",
+        1,
+        i32::MAX as i64,
+        "tools: deadlineMs must be a positive integer",
+    )?;
 
     let mut corpus_names = Vec::new();
     let mut corpora = Vec::new();
@@ -239,14 +365,21 @@ pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, &'static str> {
         _ => return Err("tools: manifest needs corpora"),
     }
 
-    let tv = root.get("tools").and_then(|v| v.as_array()).ok_or("tools: manifest needs tools")?;
+    let tv = root
+        .get("tools")
+        .and_then(|v| v.as_array())
+        .ok_or("tools: manifest needs tools")?;
     if tv.len() > MAX_TOOLS {
         return Err("tools: at most 128 tools");
     }
     let mut ops: Vec<Op> = Vec::with_capacity(tv.len());
     for t in tv.iter() {
         let o = t.as_object().ok_or("tools: tool must be an object")?;
-        known_keys(&o, &["name", "input", "output", "handler"], "tools: tool has unknown members")?;
+        known_keys(
+            &o,
+            &["name", "input", "output", "handler"],
+            "tools: tool has unknown members",
+        )?;
         let name = get_str(&o, "name", "tools: tool needs a name")?;
         if !valid_name(&name) {
             return Err("tools: tool names must be 1-128 characters of A-Za-z0-9_.-");
@@ -256,14 +389,22 @@ pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, &'static str> {
         }
         let input = program(o.get("input"))?;
         let output = program(o.get("output"))?;
-        if input.as_ref().map_or(false, |p| !p.root_is_object()) {
+        if matches!(&input, Some(p) if !p.root_is_object()) {
             return Err("tools: input codec must be an object");
         }
-        let nodes = input.as_ref().map_or(1, |p| p.projection_nodes()).saturating_add(output.as_ref().map_or(0, |p| p.projection_nodes()));
+        let nodes = input
+            .as_ref()
+            .map_or(1, |p| p.projection_nodes())
+            .saturating_add(output.as_ref().map_or(0, |p| p.projection_nodes()));
         if nodes > MAX_NODES {
             return Err("tools: schema projection exceeds 4096 nodes");
         }
-        let mut op = Op { name, input, output, handler: Handler::JavaScript };
+        let mut op = Op {
+            name,
+            input,
+            output,
+            handler: Handler::JavaScript,
+        };
         op.handler = handler(o.get("handler"), &op, deadline_ms, &corpus_names, limits)?;
         ops.push(op);
     }
@@ -274,10 +415,20 @@ pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, &'static str> {
     };
     check_list(&list, &ops)?;
     // The largest echoed id is bounded by the request itself.
-    if list.len().saturating_add(LIST_RESERVE).saturating_add(limits.request_bytes) > limits.response_bytes {
+    if list
+        .len()
+        .saturating_add(LIST_RESERVE)
+        .saturating_add(limits.request_bytes)
+        > limits.response_bytes
+    {
         return Err("tools: tools/list does not fit the response budget");
     }
-    Ok(Manifest { deadline_ms: deadline_ms as f64, list_json: list.into_bytes(), ops, corpora })
+    Ok(Manifest {
+        deadline_ms: deadline_ms as f64,
+        list_json: list.into_bytes(),
+        ops,
+        corpora,
+    })
 }
 
 #[cfg(test)]
@@ -285,7 +436,10 @@ mod tests {
     use super::*;
 
     fn err(tools: &str, list: &str) -> &'static str {
-        let text = format!(r#"{{"formatVersion":1,"routerId":"r","catalogHash":"sha256:x","deadlineMs":5000,"list":{},"tools":{},"corpora":{{}}}}"#, list, tools);
+        let text = format!(
+            r#"{{"formatVersion":1,"routerId":"r","catalogHash":"sha256:x","deadlineMs":5000,"list":{},"tools":{},"corpora":{{}}}}"#,
+            list, tools
+        );
         let doc = json::parse(text.as_bytes(), 32).unwrap();
         match parse(doc.root(), &Limits::DEFAULT) {
             Ok(_) => "ok",
@@ -294,7 +448,10 @@ mod tests {
     }
 
     fn list_of(names: &[&str]) -> String {
-        let inner: Vec<String> = names.iter().map(|n| format!(r#"{{\"name\":\"{}\"}}"#, n)).collect();
+        let inner: Vec<String> = names
+            .iter()
+            .map(|n| format!(r#"{{\"name\":\"{}\"}}"#, n))
+            .collect();
         format!("\"[{}]\"", inner.join(","))
     }
 
@@ -302,36 +459,146 @@ mod tests {
 
     #[test]
     fn accepts_a_minimal_manifest() {
-        assert_eq!(err(&format!(r#"[{{"name":"a","input":null,"output":null,"handler":{}}}]"#, JS), &list_of(&["a"])), "ok");
+        assert_eq!(
+            err(
+                &format!(
+                    r#"[{{"name":"a","input":null,"output":null,"handler":{}}}]"#,
+                    JS
+                ),
+                &list_of(&["a"])
+            ),
+            "ok"
+        );
     }
 
     #[test]
     fn rejects_bad_names_duplicates_and_counts() {
-        let tool = |n: &str| format!(r#"{{"name":"{}","input":null,"output":null,"handler":{}}}"#, n, JS);
-        assert_eq!(err(&format!("[{}]", tool("a b")), &list_of(&["a b"])), "tools: tool names must be 1-128 characters of A-Za-z0-9_.-");
-        assert_eq!(err(&format!("[{},{}]", tool("a"), tool("a")), &list_of(&["a", "a"])), "tools: duplicate tool name");
+        let tool = |n: &str| {
+            format!(
+                r#"{{"name":"{}","input":null,"output":null,"handler":{}}}"#,
+                n, JS
+            )
+        };
+        assert_eq!(
+            err(&format!("[{}]", tool("a b")), &list_of(&["a b"])),
+            "tools: tool names must be 1-128 characters of A-Za-z0-9_.-"
+        );
+        assert_eq!(
+            err(
+                &format!("[{},{}]", tool("a"), tool("a")),
+                &list_of(&["a", "a"])
+            ),
+            "tools: duplicate tool name"
+        );
         let many: Vec<String> = (0..129).map(|i| tool(&format!("t{}", i))).collect();
-        assert_eq!(err(&format!("[{}]", many.join(",")), "\"[]\""), "tools: at most 128 tools");
-        assert_eq!(err(&format!("[{}]", tool("a")), &list_of(&["b"])), "tools: list does not match the tools");
+        assert_eq!(
+            err(&format!("[{}]", many.join(",")), "\"[]\""),
+            "tools: at most 128 tools"
+        );
+        assert_eq!(
+            err(&format!("[{}]", tool("a")), &list_of(&["b"])),
+            "tools: list does not match the tools"
+        );
     }
 
     #[test]
     fn rejects_scalar_records_non_object_inputs_and_bad_handlers() {
-        let t = |input: &str, output: &str, handler: &str| format!(r#"[{{"name":"a","input":{},"output":{},"handler":{}}}]"#, input, output, handler);
+        let t = |input: &str, output: &str, handler: &str| {
+            format!(
+                r#"[{{"name":"a","input":{},"output":{},"handler":{}}}]"#,
+                input, output, handler
+            )
+        };
         let l = list_of(&["a"]);
-        assert_eq!(err(&t("null", r#"[["scalarRecord",1,1]]"#, JS), &l), "tools: scalarRecord has no JSON Schema projection; tools cannot use it");
-        assert_eq!(err(&t(r#"[["boolean"]]"#, "null", JS), &l), "tools: input codec must be an object");
-        assert_eq!(err(&t("null", r#"[["boolean"]]"#, r#"{"kind":"static","result":"1"}"#), &l), "tools: static result does not match the output codec");
-        assert_eq!(err(&t("null", r#"[["boolean"]]"#, r#"{"kind":"static","result":"true"}"#), &l), "ok");
-        let backend = |url: &str, method: &str| format!(r#"{{"kind":"backend","backend":"api","method":"{}","url":"{}","maxBytes":100,"timeoutMs":100}}"#, method, url);
-        assert_eq!(err(&t("null", "null", &backend("https://api.example/x", "POST")), &l), "ok");
-        assert_eq!(err(&t("null", "null", &backend("http://127.0.0.1:8080/x", "GET")), &l), "ok");
-        for bad in ["http://api.example/x", "https://u@api.example/", "https://api.example/?q", "ftp://x/"] {
-            assert!(err(&t("null", "null", &backend(bad, "POST")), &l).starts_with("tools: backend url"), "{}", bad);
+        assert_eq!(
+            err(&t("null", r#"[["scalarRecord",1,1]]"#, JS), &l),
+            "tools: scalarRecord has no JSON Schema projection; tools cannot use it"
+        );
+        assert_eq!(
+            err(&t(r#"[["boolean"]]"#, "null", JS), &l),
+            "tools: input codec must be an object"
+        );
+        assert_eq!(
+            err(
+                &t(
+                    "null",
+                    r#"[["boolean"]]"#,
+                    r#"{"kind":"static","result":"1"}"#
+                ),
+                &l
+            ),
+            "tools: static result does not match the output codec"
+        );
+        assert_eq!(
+            err(
+                &t(
+                    "null",
+                    r#"[["boolean"]]"#,
+                    r#"{"kind":"static","result":"true"}"#
+                ),
+                &l
+            ),
+            "ok"
+        );
+        let backend = |url: &str, method: &str| {
+            format!(
+                r#"{{"kind":"backend","backend":"api","method":"{}","url":"{}","maxBytes":100,"timeoutMs":100}}"#,
+                method, url
+            )
+        };
+        assert_eq!(
+            err(
+                &t("null", "null", &backend("https://api.example/x", "POST")),
+                &l
+            ),
+            "ok"
+        );
+        assert_eq!(
+            err(
+                &t("null", "null", &backend("http://127.0.0.1:8080/x", "GET")),
+                &l
+            ),
+            "ok"
+        );
+        for bad in [
+            "http://api.example/x",
+            "https://u@api.example/",
+            "https://api.example/?q",
+            "ftp://x/",
+        ] {
+            assert!(
+                err(&t("null", "null", &backend(bad, "POST")), &l)
+                    .starts_with("tools: backend url"),
+                "{}",
+                bad
+            );
         }
-        assert_eq!(err(&t(r#"[["object",0,[]]]"#, "null", &backend("https://a.example/", "GET")), &l), "tools: a GET backend operation must take no input");
-        assert_eq!(err(&t("null", "null", r#"{"kind":"corpus","corpus":"none","action":"search","topK":5,"maxBytes":1000}"#), &l), "tools: corpus handler names an unknown corpus");
-        assert_eq!(err(&t("null", "null", r#"{"kind":"eval"}"#), &l), "tools: unknown handler kind");
+        assert_eq!(
+            err(
+                &t(
+                    r#"[["object",0,[]]]"#,
+                    "null",
+                    &backend("https://a.example/", "GET")
+                ),
+                &l
+            ),
+            "tools: a GET backend operation must take no input"
+        );
+        assert_eq!(
+            err(
+                &t(
+                    "null",
+                    "null",
+                    r#"{"kind":"corpus","corpus":"none","action":"search","topK":5,"maxBytes":1000}"#
+                ),
+                &l
+            ),
+            "tools: corpus handler names an unknown corpus"
+        );
+        assert_eq!(
+            err(&t("null", "null", r#"{"kind":"eval"}"#), &l),
+            "tools: unknown handler kind"
+        );
     }
 
     #[test]
@@ -342,9 +609,19 @@ mod tests {
             JS
         );
         let doc = json::parse(text.as_bytes(), 32).unwrap();
-        let tight = Limits { request_bytes: 1000, response_bytes: 1000 + LIST_RESERVE + 14, ..Limits::DEFAULT };
+        let tight = Limits {
+            request_bytes: 1000,
+            response_bytes: 1000 + LIST_RESERVE + 14,
+            ..Limits::DEFAULT
+        };
         assert!(parse(doc.root(), &tight).is_ok());
-        let tighter = Limits { response_bytes: tight.response_bytes - 1, ..tight };
-        assert_eq!(parse(doc.root(), &tighter).err(), Some("tools: tools/list does not fit the response budget"));
+        let tighter = Limits {
+            response_bytes: tight.response_bytes - 1,
+            ..tight
+        };
+        assert_eq!(
+            parse(doc.root(), &tighter).err(),
+            Some("tools: tools/list does not fit the response budget")
+        );
     }
 }

@@ -4,7 +4,9 @@ use std::borrow::Cow;
 
 use crate::discover::{unsupported_data, Fragments, MODERN_REVISION};
 use crate::envelope::{meta, Envelope, CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
-use crate::errors::{self, RpcError, HEADER_MISMATCH, INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_VERSION};
+use crate::errors::{
+    self, RpcError, HEADER_MISMATCH, INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_VERSION,
+};
 use crate::head::Kept;
 use crate::json::Value;
 
@@ -24,7 +26,12 @@ fn named_member(method: &str) -> Option<&'static str> {
     }
 }
 
-pub fn admit(kept: &Kept, env: &Envelope<'_>, frags: &Fragments, tools: bool) -> Result<Method, RpcError> {
+pub fn admit(
+    kept: &Kept,
+    env: &Envelope<'_>,
+    frags: &Fragments,
+    tools: bool,
+) -> Result<Method, RpcError> {
     let method = env.method.as_str();
     let named = named_member(&method);
     let (version_header, method_header) = match (&kept.version, &kept.method) {
@@ -48,7 +55,11 @@ pub fn admit(kept: &Kept, env: &Envelope<'_>, frags: &Fragments, tools: bool) ->
     let version = version.as_str();
 
     if version.as_bytes() != &**version_header || method.as_bytes() != &**method_header {
-        return Err(RpcError::new(400, HEADER_MISMATCH, errors::HEADERS_DISAGREE));
+        return Err(RpcError::new(
+            400,
+            HEADER_MISMATCH,
+            errors::HEADERS_DISAGREE,
+        ));
     }
 
     if version != MODERN_REVISION {
@@ -58,7 +69,8 @@ pub fn admit(kept: &Kept, env: &Envelope<'_>, frags: &Fragments, tools: bool) ->
     }
 
     if let (Some(member), Some(header)) = (named, &kept.name) {
-        let decoded = decode_name(header).ok_or_else(|| RpcError::new(400, HEADER_MISMATCH, errors::NAME_MALFORMED))?;
+        let decoded = decode_name(header)
+            .ok_or_else(|| RpcError::new(400, HEADER_MISMATCH, errors::NAME_MALFORMED))?;
         let agrees = match params.get(member) {
             Some(Value::String(s)) => s.as_str().as_bytes() == &*decoded,
             _ => false,
@@ -77,21 +89,26 @@ pub fn admit(kept: &Kept, env: &Envelope<'_>, frags: &Fragments, tools: bool) ->
 }
 
 /// Whether the request carries anything of the modern envelope: a `_meta` protocolVersion key, an
-/// `Mcp-Method`/`Mcp-Name` header, or an `MCP-Protocol-Version` header naming no legacy revision.
-/// Such requests are never downgraded to the legacy profile.
+/// `Mcp-Method`/`Mcp-Name` header, or `MCP-Protocol-Version: 2026-07-28`. Such requests are never
+/// downgraded to the legacy profile; every other request is envelope-less (a legacy client).
 pub fn is_modern(kept: &Kept, env: &Envelope<'_>) -> bool {
-    const LEGACY: [&[u8]; 4] = [b"2024-11-05", b"2025-03-26", b"2025-06-18", b"2025-11-25"];
-    let meta_key = env.params.as_ref().and_then(|p| meta(p).map(|m| m.get(PROTOCOL_VERSION_KEY).is_some()));
+    let meta_key = env
+        .params
+        .as_ref()
+        .and_then(|p| meta(p).map(|m| m.get(PROTOCOL_VERSION_KEY).is_some()));
     meta_key == Some(true)
         || kept.method.is_some()
         || kept.name.is_some()
-        || matches!(&kept.version, Some(v) if !LEGACY.contains(&&**v))
+        || matches!(&kept.version, Some(v) if &**v == MODERN_REVISION.as_bytes())
 }
 
 /// `Mcp-Name`: plain visible ASCII, or `=?base64?<base64 of UTF-8>?=`.
 pub fn decode_name(v: &[u8]) -> Option<Cow<'_, [u8]>> {
     const PREFIX: &[u8] = b"=?base64?";
-    if v.len() >= PREFIX.len() + 2 && v[..PREFIX.len()].eq_ignore_ascii_case(PREFIX) && v.ends_with(b"?=") {
+    if v.len() >= PREFIX.len() + 2
+        && v[..PREFIX.len()].eq_ignore_ascii_case(PREFIX)
+        && v.ends_with(b"?=")
+    {
         let bytes = base64(&v[PREFIX.len()..v.len() - 2])?;
         std::str::from_utf8(&bytes).ok()?;
         return Some(Cow::Owned(bytes));
@@ -116,7 +133,9 @@ fn base64(s: &[u8]) -> Option<Vec<u8>> {
         } as u32)
     }
     let body = if s.len() & 3 == 0 {
-        s.strip_suffix(b"==").or_else(|| s.strip_suffix(b"=")).unwrap_or(s)
+        s.strip_suffix(b"==")
+            .or_else(|| s.strip_suffix(b"="))
+            .unwrap_or(s)
     } else {
         s
     };
@@ -156,13 +175,25 @@ mod tests {
     fn names_plain_and_encoded() {
         assert_eq!(decode_name(b"echo").as_deref(), Some(&b"echo"[..]));
         assert_eq!(decode_name(b"a b").as_deref(), Some(&b"a b"[..]));
-        assert_eq!(decode_name("=?base64?w6ljaG8=?=".as_bytes()).as_deref(), Some("écho".as_bytes()));
-        assert_eq!(decode_name("=?BASE64?w6ljaG8?=".as_bytes()).as_deref(), Some("écho".as_bytes()));
-        assert_eq!(decode_name(b"=?base64?ZWNobw==?=").as_deref(), Some(&b"echo"[..]));
+        assert_eq!(
+            decode_name("=?base64?w6ljaG8=?=".as_bytes()).as_deref(),
+            Some("écho".as_bytes())
+        );
+        assert_eq!(
+            decode_name("=?BASE64?w6ljaG8?=".as_bytes()).as_deref(),
+            Some("écho".as_bytes())
+        );
+        assert_eq!(
+            decode_name(b"=?base64?ZWNobw==?=").as_deref(),
+            Some(&b"echo"[..])
+        );
         assert_eq!(decode_name(b"=?base64??=").as_deref(), Some(&b""[..]));
         assert!(decode_name(b"=?base64?!!!!?=").is_none());
         assert!(decode_name(b"=?base64?/w==?=").is_none(), "not UTF-8");
-        assert!(decode_name(b"=?base64?ZWNobx==?=").is_none(), "trailing bits");
+        assert!(
+            decode_name(b"=?base64?ZWNobx==?=").is_none(),
+            "trailing bits"
+        );
         assert!(decode_name(b"=?base64?Z?=").is_none());
         assert!(decode_name("é".as_bytes()).is_none());
         assert!(decode_name(b"a\x01").is_none());

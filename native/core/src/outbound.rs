@@ -33,9 +33,13 @@ pub fn backend(b: &Backend, body: Option<&[u8]>, max_bytes: usize, timeout_ms: u
             // Canonical JSON is valid UTF-8 by construction.
             write::string(&mut out, &String::from_utf8_lossy(body));
         }
-        None => out.extend_from_slice(b",\"headers\":[[\"accept\",\"application/json\"]],\"body\":\"\""),
+        None => {
+            out.extend_from_slice(b",\"headers\":[[\"accept\",\"application/json\"]],\"body\":\"\"")
+        }
     }
-    out.extend_from_slice(format!(",\"maxBytes\":{},\"timeoutMs\":{}}}", max_bytes, timeout_ms).as_bytes());
+    out.extend_from_slice(
+        format!(",\"maxBytes\":{},\"timeoutMs\":{}}}", max_bytes, timeout_ms).as_bytes(),
+    );
     out
 }
 
@@ -48,7 +52,10 @@ pub enum HandlerAnswer {
 
 /// The answer to a backend CALL.
 pub enum BackendAnswer {
-    Ok { status: u16, body: String },
+    Ok {
+        status: u16,
+        body: String,
+    },
     Timeout,
     /// `refused`, `oversized` or any other failure reason.
     Failed,
@@ -58,18 +65,29 @@ pub enum BackendAnswer {
 pub fn parse_handler(payload: &[u8], depth: u32) -> Option<HandlerAnswer> {
     let doc = json::parse(payload, depth.saturating_add(1)).ok()?;
     let ok = doc.root().as_object()?.get("ok")?.as_bool()?;
-    Some(if ok { HandlerAnswer::Ok(doc) } else { HandlerAnswer::Failed })
+    Some(if ok {
+        HandlerAnswer::Ok(doc)
+    } else {
+        HandlerAnswer::Failed
+    })
 }
 
 pub fn handler_output(doc: &Document) -> Value<'_> {
-    doc.root().as_object().and_then(|o| o.get("output")).unwrap_or(Value::Null)
+    doc.root()
+        .as_object()
+        .and_then(|o| o.get("output"))
+        .unwrap_or(Value::Null)
 }
 
 pub fn parse_backend(payload: &[u8]) -> Option<BackendAnswer> {
     let doc = json::parse(payload, 2).ok()?;
     let o = doc.root().as_object()?;
     if o.get("ok")?.as_bool()? {
-        let status = o.get("status")?.as_number()?.as_safe_integer().filter(|s| (100..=599).contains(s))? as u16;
+        let status = o
+            .get("status")?
+            .as_number()?
+            .as_safe_integer()
+            .filter(|s| (100..=599).contains(s))? as u16;
         let body = o.get("body")?.as_string()?.as_str().into_owned();
         Some(BackendAnswer::Ok { status, body })
     } else {
@@ -86,28 +104,54 @@ mod tests {
 
     #[test]
     fn instructions_have_the_contract_shape() {
-        assert_eq!(handler("a.b", Some(br#"{"x":1}"#), 250), br#"{"kind":"handler","op":"a.b","input":{"x":1},"timeoutMs":250}"#);
-        assert_eq!(handler("a", None, 1), br#"{"kind":"handler","op":"a","timeoutMs":1}"#);
-        let b = Backend { backend: "api".into(), method: "POST", url: "https://api.example/v1".into(), max_bytes: 10, timeout_ms: 5.0 };
+        assert_eq!(
+            handler("a.b", Some(br#"{"x":1}"#), 250),
+            br#"{"kind":"handler","op":"a.b","input":{"x":1},"timeoutMs":250}"#
+        );
+        assert_eq!(
+            handler("a", None, 1),
+            br#"{"kind":"handler","op":"a","timeoutMs":1}"#
+        );
+        let b = Backend {
+            backend: "api".into(),
+            method: "POST",
+            url: "https://api.example/v1".into(),
+            max_bytes: 10,
+            timeout_ms: 5.0,
+        };
         assert_eq!(
             String::from_utf8(backend(&b, Some(br#"{"q":"\""}"#), 10, 5)).unwrap(),
             r#"{"kind":"backend","backend":"api","method":"POST","url":"https://api.example/v1","headers":[["content-type","application/json"],["accept","application/json"]],"body":"{\"q\":\"\\\"\"}","maxBytes":10,"timeoutMs":5}"#
         );
-        assert!(String::from_utf8(backend(&b, None, 10, 5)).unwrap().contains(r#""headers":[["accept","application/json"]],"body":"""#));
+        assert!(String::from_utf8(backend(&b, None, 10, 5))
+            .unwrap()
+            .contains(r#""headers":[["accept","application/json"]],"body":"""#));
     }
 
     #[test]
     fn answers_parse() {
-        assert!(matches!(parse_backend(br#"{"ok":true,"status":200,"body":"{}"}"#), Some(BackendAnswer::Ok { status: 200, .. })));
-        assert!(matches!(parse_backend(br#"{"ok":false,"reason":"timeout"}"#), Some(BackendAnswer::Timeout)));
-        assert!(matches!(parse_backend(br#"{"ok":false,"reason":"refused"}"#), Some(BackendAnswer::Failed)));
+        assert!(matches!(
+            parse_backend(br#"{"ok":true,"status":200,"body":"{}"}"#),
+            Some(BackendAnswer::Ok { status: 200, .. })
+        ));
+        assert!(matches!(
+            parse_backend(br#"{"ok":false,"reason":"timeout"}"#),
+            Some(BackendAnswer::Timeout)
+        ));
+        assert!(matches!(
+            parse_backend(br#"{"ok":false,"reason":"refused"}"#),
+            Some(BackendAnswer::Failed)
+        ));
         assert!(parse_backend(br#"{"ok":true,"status":99,"body":""}"#).is_none());
         assert!(parse_backend(b"nope").is_none());
         match parse_handler(br#"{"ok":true,"output":[1]}"#, 4) {
             Some(HandlerAnswer::Ok(doc)) => assert!(handler_output(&doc).as_array().is_some()),
             _ => panic!("expected ok"),
         }
-        assert!(matches!(parse_handler(br#"{"ok":false}"#, 4), Some(HandlerAnswer::Failed)));
+        assert!(matches!(
+            parse_handler(br#"{"ok":false}"#, 4),
+            Some(HandlerAnswer::Failed)
+        ));
         assert!(parse_handler(br#"{"output":1}"#, 4).is_none());
     }
 }

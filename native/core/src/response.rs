@@ -46,7 +46,13 @@ pub fn begin(out: &mut Vec<u8>, status: u16, timing: Timing) -> usize {
 }
 
 /// Enforces the response budget on the body written since `body_start`.
-pub fn finish(out: &mut Vec<u8>, body_start: usize, budget: usize, id: Option<&[u8]>, timing: Timing) {
+pub fn finish(
+    out: &mut Vec<u8>,
+    body_start: usize,
+    budget: usize,
+    id: Option<&[u8]>,
+    timing: Timing,
+) {
     if out.len() - body_start > budget {
         internal(out, budget, id, timing, errors::RESPONSE_TOO_LARGE);
     }
@@ -89,7 +95,13 @@ pub fn error(out: &mut Vec<u8>, budget: usize, e: &RpcError, id: Option<&[u8]>, 
 
 /// 500 `-32603`; drops the id when even that does not fit (the budget always fits the id-less form:
 /// it is at least 513 bytes).
-fn internal(out: &mut Vec<u8>, budget: usize, id: Option<&[u8]>, timing: Timing, message: &'static str) {
+fn internal(
+    out: &mut Vec<u8>,
+    budget: usize,
+    id: Option<&[u8]>,
+    timing: Timing,
+    message: &'static str,
+) {
     let e = RpcError::new(500, errors::INTERNAL_ERROR, message);
     let start = begin(out, 500, timing);
     error_body(out, &e, id);
@@ -156,7 +168,10 @@ mod tests {
     fn empty_405_carries_allow_and_close() {
         let mut out = Vec::new();
         empty(&mut out, 405, Timing::Early);
-        assert_eq!(text(&out), "405\r\nallow: POST\r\ncache-control: no-store\r\nconnection: close\r\n\r\n");
+        assert_eq!(
+            text(&out),
+            "405\r\nallow: POST\r\ncache-control: no-store\r\nconnection: close\r\n\r\n"
+        );
         empty(&mut out, 202, Timing::AfterBody);
         assert_eq!(text(&out), "202\r\ncache-control: no-store\r\n\r\n");
     }
@@ -172,7 +187,9 @@ mod tests {
              {\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32600,\"message\":\"Invalid\"}}"
         );
         error(&mut out, 1000, &e, None, Timing::AfterBody);
-        assert!(text(&out).ends_with("{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Invalid\"}}"));
+        assert!(text(&out).ends_with(
+            "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Invalid\"}}"
+        ));
     }
 
     #[test]
@@ -185,7 +202,9 @@ mod tests {
         assert!(text(&out).ends_with("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32603,\"message\":\"Response too large\"}}"));
         let id = vec![b'2'; 600];
         error(&mut out, 513, &e, Some(&id), Timing::AfterBody);
-        assert!(text(&out).ends_with("{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32603,\"message\":\"Response too large\"}}"));
+        assert!(text(&out).ends_with(
+            "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32603,\"message\":\"Response too large\"}}"
+        ));
     }
 
     #[test]

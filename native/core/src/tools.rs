@@ -1,16 +1,39 @@
-//! The tools pipeline seen from the engine. PLACEHOLDER with the agreed interface
-//! (docs/contracts.md §7); the tools owner replaces the bodies.
-use crate::json::Value;
+//! The tools pipeline seen from the engine (docs/contracts.md §7): names, codecs and handler kinds.
+//! The engine owns all framing and budgets of the reply; this side decides what a call produces.
+use crate::codec::{self, CodecError, Program};
+use crate::corpus::Corpus;
+use crate::json::{self, Value};
 use crate::limits::Limits;
+use crate::manifest::{self, CorpusAction, Handler, Op};
+use crate::outbound::{self, BackendAnswer, HandlerAnswer};
+
+pub const UNKNOWN_TOOL: &str = "Unknown tool";
+pub const OUTPUT_INVALID: &str = "Output validation failed";
+pub const ENTRY_NOT_FOUND: &str = "Entry not found";
+pub const BACKEND_FAILED: &str = "Backend request failed";
+pub const DEADLINE: &str = "Request deadline exceeded";
+pub const INTERNAL: &str = "Internal error";
+pub const UNKNOWN_OPERATION: &str = "Unknown operation";
+pub const INVALID_JSON: &str = "Invalid JSON";
+const INTERNAL_ERROR: i32 = -32603;
 
 /// The compiled tool set of one engine, built once from the manifest.
 pub struct Tools {
     list_json: Vec<u8>,
+    ops: Vec<Op>,
+    /// Op indexes sorted by name.
+    by_name: Vec<usize>,
+    corpora: Vec<Corpus>,
+    deadline_ms: f64,
+    limits: Limits,
 }
 
 /// State of one in-flight `tools/call` between an outbound instruction and its answer.
 pub struct ToolCall {
-    _private: (),
+    op: usize,
+    /// Backend calls: whether the remaining deadline (not the declared timeout) bounded the wait.
+    deadline_bound: bool,
+    max_bytes: usize,
 }
 
 /// What a tool call produced; the engine frames it (resultType, _meta, legacy form, budgets).
@@ -24,15 +47,80 @@ pub struct ToolResult {
 
 pub enum Step {
     /// A JSON-RPC protocol error; the engine frames it with the request id.
-    ProtocolError { status: u16, code: i32, message: &'static str },
+    ProtocolError {
+        status: u16,
+        code: i32,
+        message: &'static str,
+    },
     Complete(ToolResult),
     /// An outbound instruction (docs/contracts.md §3.3); continue with `Tools::resume`.
-    Call { instruction: Vec<u8>, state: ToolCall },
+    Call {
+        instruction: Vec<u8>,
+        state: ToolCall,
+    },
+}
+
+/// Which codec of an operation `Tools::check` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Input,
+    Output,
+}
+
+/// A finished call before MCP framing; the JSON-RPC profile frames the same outcomes differently.
+pub(crate) enum Outcome {
+    /// Canonical output, or `None` for a tool without output.
+    Output(Option<Vec<u8>>),
+    InvalidInput(CodecError),
+    /// The handler failed (fixed message).
+    Failed(&'static str),
+    InvalidOutput,
+    Protocol {
+        status: u16,
+        code: i32,
+        message: &'static str,
+    },
+}
+
+pub(crate) enum Flow {
+    Done(Outcome),
+    Call {
+        instruction: Vec<u8>,
+        state: ToolCall,
+    },
+}
+
+fn protocol(status: u16, message: &'static str) -> Flow {
+    Flow::Done(Outcome::Protocol {
+        status,
+        code: INTERNAL_ERROR,
+        message,
+    })
+}
+
+/// Whole milliseconds a host may wait: the smallest bound, rounded down; `None` when none is left.
+fn wait_ms(bounds: &[f64]) -> Option<u64> {
+    let ms = bounds.iter().cloned().fold(f64::INFINITY, f64::min);
+    if ms.is_finite() && ms >= 1.0 {
+        Some(ms.floor() as u64)
+    } else {
+        None
+    }
 }
 
 impl Tools {
-    pub fn from_manifest(_manifest: Value<'_>, _limits: &Limits) -> Result<Tools, &'static str> {
-        Err("tools: manifest support is not built yet")
+    pub fn from_manifest(manifest: Value<'_>, limits: &Limits) -> Result<Tools, &'static str> {
+        let m = manifest::parse(manifest, limits)?;
+        let mut by_name: Vec<usize> = (0..m.ops.len()).collect();
+        by_name.sort_by(|&a, &b| m.ops[a].name.cmp(&m.ops[b].name));
+        Ok(Tools {
+            list_json: m.list_json,
+            ops: m.ops,
+            by_name,
+            corpora: m.corpora,
+            deadline_ms: m.deadline_ms,
+            limits: *limits,
+        })
     }
 
     /// JSON array text of the `Tool` objects, prebuilt at construction.
@@ -40,11 +128,552 @@ impl Tools {
         &self.list_json
     }
 
-    pub fn call(&self, _name: &str, _arguments: Option<Value<'_>>, _remaining_ms: f64) -> Step {
-        Step::ProtocolError { status: 400, code: -32602, message: "Unknown tool" }
+    pub(crate) fn find(&self, name: &str) -> Option<usize> {
+        self.by_name
+            .binary_search_by(|&i| self.ops[i].name.as_str().cmp(name))
+            .ok()
+            .map(|p| self.by_name[p])
     }
 
-    pub fn resume(&self, _state: ToolCall, _payload: &[u8], _remaining_ms: f64) -> Step {
-        Step::ProtocolError { status: 500, code: -32603, message: "Internal error" }
+    pub fn call(&self, name: &str, arguments: Option<Value<'_>>, remaining_ms: f64) -> Step {
+        match self.find(name) {
+            None => Step::ProtocolError {
+                status: 400,
+                code: -32602,
+                message: UNKNOWN_TOOL,
+            },
+            Some(op) => step(self.start(op, arguments, remaining_ms)),
+        }
+    }
+
+    pub fn resume(&self, state: ToolCall, payload: &[u8], remaining_ms: f64) -> Step {
+        step(self.proceed(state, payload, remaining_ms))
+    }
+
+    /// Runs one operation's codec over JSON text, for `ctx.call` from JavaScript handlers. Empty
+    /// `bytes` means absent. A tool without input admits absent/`{}` and yields empty bytes (no
+    /// params); a tool without output yields `null`.
+    pub fn check(
+        &self,
+        op: &str,
+        direction: Direction,
+        bytes: &[u8],
+    ) -> Result<Vec<u8>, CodecError> {
+        let fail = |message| CodecError {
+            path: "$".to_string(),
+            message,
+        };
+        let op = &self.ops[self.find(op).ok_or_else(|| fail(UNKNOWN_OPERATION))?];
+        let doc = if bytes.is_empty() {
+            None
+        } else {
+            Some(json::parse(bytes, self.limits.depth).map_err(|_| fail(INVALID_JSON))?)
+        };
+        let value = doc.as_ref().map(|d| d.root());
+        match (direction, &op.input, &op.output) {
+            (Direction::Input, Some(p), _) => codec::decode_input(p, value),
+            (Direction::Input, None, _) => codec::decode_no_input(value).map(|_| Vec::new()),
+            (Direction::Output, _, Some(p)) => {
+                codec::encode_output(p, value.unwrap_or(Value::Null))
+            }
+            (Direction::Output, _, None) => Ok(b"null".to_vec()),
+        }
+    }
+
+    pub(crate) fn start(
+        &self,
+        idx: usize,
+        arguments: Option<Value<'_>>,
+        remaining_ms: f64,
+    ) -> Flow {
+        let op = &self.ops[idx];
+        let input = match &op.input {
+            Some(p) => match codec::decode_input(p, arguments) {
+                Ok(bytes) => Some(bytes),
+                Err(e) => return Flow::Done(Outcome::InvalidInput(e)),
+            },
+            None => match codec::decode_no_input(arguments) {
+                Ok(()) => None,
+                Err(e) => return Flow::Done(Outcome::InvalidInput(e)),
+            },
+        };
+        match &op.handler {
+            Handler::Static(result) => Flow::Done(Outcome::Output(result.clone())),
+            Handler::Corpus {
+                corpus,
+                action,
+                top_k,
+                max_bytes,
+            } => self.corpus(
+                op,
+                &self.corpora[*corpus],
+                *action,
+                *top_k,
+                *max_bytes,
+                input.as_deref(),
+            ),
+            Handler::Backend(b) => {
+                let timeout = match wait_ms(&[b.timeout_ms, self.deadline_ms, remaining_ms]) {
+                    Some(t) => t,
+                    None => return protocol(408, DEADLINE),
+                };
+                let deadline_bound = remaining_ms < b.timeout_ms.min(self.deadline_ms);
+                let instruction = outbound::backend(b, input.as_deref(), b.max_bytes, timeout);
+                Flow::Call {
+                    instruction,
+                    state: ToolCall {
+                        op: idx,
+                        deadline_bound,
+                        max_bytes: b.max_bytes,
+                    },
+                }
+            }
+            Handler::JavaScript => {
+                let timeout = match wait_ms(&[self.deadline_ms, remaining_ms]) {
+                    Some(t) => t,
+                    None => return protocol(408, DEADLINE),
+                };
+                let instruction = outbound::handler(&op.name, input.as_deref(), timeout);
+                Flow::Call {
+                    instruction,
+                    state: ToolCall {
+                        op: idx,
+                        deadline_bound: false,
+                        max_bytes: self.limits.tool_result_bytes,
+                    },
+                }
+            }
+        }
+    }
+
+    pub(crate) fn proceed(&self, state: ToolCall, payload: &[u8], remaining_ms: f64) -> Flow {
+        let op = &self.ops[state.op];
+        match &op.handler {
+            Handler::Backend(_) => match outbound::parse_backend(payload) {
+                None => protocol(500, INTERNAL),
+                Some(BackendAnswer::Timeout) if state.deadline_bound || remaining_ms <= 0.0 => {
+                    protocol(408, DEADLINE)
+                }
+                Some(BackendAnswer::Ok { status, body })
+                    if (200..300).contains(&status) && body.len() <= state.max_bytes =>
+                {
+                    match &op.output {
+                        // Without an output codec the body is not read: success is the status.
+                        None => Flow::Done(Outcome::Output(None)),
+                        Some(p) => match json::parse(body.as_bytes(), self.limits.depth) {
+                            Ok(doc) => Flow::Done(encode(p, doc.root())),
+                            Err(_) => protocol(502, BACKEND_FAILED),
+                        },
+                    }
+                }
+                Some(_) => protocol(502, BACKEND_FAILED),
+            },
+            Handler::JavaScript => {
+                // The host caps what it hands back; this guards what the core will parse.
+                if payload.len() > state.max_bytes.saturating_add(1024) {
+                    return Flow::Done(Outcome::Protocol {
+                        status: 500,
+                        code: INTERNAL_ERROR,
+                        message: INTERNAL,
+                    });
+                }
+                match outbound::parse_handler(payload, self.limits.depth) {
+                    None => protocol(500, INTERNAL),
+                    Some(HandlerAnswer::Failed) => {
+                        Flow::Done(Outcome::Failed(outbound::HANDLER_FAILED))
+                    }
+                    Some(HandlerAnswer::Ok(doc)) => match &op.output {
+                        None => Flow::Done(Outcome::Output(None)),
+                        Some(p) => Flow::Done(encode(p, outbound::handler_output(&doc))),
+                    },
+                }
+            }
+            // Only backend and JavaScript handlers suspend.
+            _ => protocol(500, INTERNAL),
+        }
+    }
+
+    fn corpus(
+        &self,
+        op: &Op,
+        c: &Corpus,
+        action: CorpusAction,
+        top_k: usize,
+        max_bytes: usize,
+        input: Option<&[u8]>,
+    ) -> Flow {
+        let doc = match input.map(|i| json::parse(i, codec::MAX_LEVELS + 1)) {
+            Some(Ok(d)) => Some(d),
+            Some(Err(_)) => return protocol(500, INTERNAL),
+            None => None,
+        };
+        let obj = doc.as_ref().and_then(|d| d.root().as_object());
+        let field = |name: &str| obj.and_then(|o| o.get(name));
+        let text = |name: &str| {
+            field(name)
+                .and_then(|v| v.as_string())
+                .map(|s| s.as_str().into_owned())
+        };
+        let limit = match field("limit")
+            .and_then(|v| v.as_number())
+            .and_then(|n| n.as_safe_integer())
+        {
+            Some(l) => (l.max(0) as usize).min(top_k),
+            None => top_k,
+        };
+        let raw = match action {
+            CorpusAction::Search => c.search(&text("query").unwrap_or_default(), limit, max_bytes),
+            CorpusAction::List => c.list(text("collection").as_deref(), limit, max_bytes),
+            CorpusAction::Read => match c.read(&text("id").unwrap_or_default(), max_bytes) {
+                Some(r) => r,
+                None => return Flow::Done(Outcome::Failed(ENTRY_NOT_FOUND)),
+            },
+        };
+        match &op.output {
+            None => Flow::Done(Outcome::Output(None)),
+            Some(p) => match json::parse(&raw, codec::MAX_LEVELS + 1) {
+                Ok(d) => Flow::Done(encode(p, d.root())),
+                Err(_) => protocol(500, INTERNAL),
+            },
+        }
+    }
+}
+
+fn step(flow: Flow) -> Step {
+    match flow {
+        Flow::Call { instruction, state } => Step::Call { instruction, state },
+        Flow::Done(outcome) => match outcome {
+            Outcome::Protocol {
+                status,
+                code,
+                message,
+            } => Step::ProtocolError {
+                status,
+                code,
+                message,
+            },
+            Outcome::Output(Some(bytes)) => Step::Complete(ToolResult {
+                is_error: false,
+                text: String::from_utf8_lossy(&bytes).into_owned(),
+                structured: Some(bytes),
+            }),
+            Outcome::Output(None) => Step::Complete(ToolResult {
+                is_error: false,
+                text: "null".to_string(),
+                structured: None,
+            }),
+            Outcome::InvalidInput(e) => Step::Complete(error_result(format!(
+                "Input validation failed at {}: {}",
+                e.path, e.message
+            ))),
+            Outcome::Failed(message) => Step::Complete(error_result(message.to_string())),
+            Outcome::InvalidOutput => Step::Complete(error_result(OUTPUT_INVALID.to_string())),
+        },
+    }
+}
+
+fn encode(p: &Program, v: Value<'_>) -> Outcome {
+    match codec::encode_output(p, v) {
+        Ok(bytes) => Outcome::Output(Some(bytes)),
+        Err(_) => Outcome::InvalidOutput,
+    }
+}
+
+fn error_result(text: String) -> ToolResult {
+    ToolResult {
+        is_error: true,
+        text,
+        structured: None,
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A manifest with one tool of each handler kind, as the compiler emits it.
+    pub(crate) fn manifest() -> String {
+        let search_in =
+            r#"[["string",1,200],["u32",0,64],["object",0,[["query",0,0],["limit",1,1]]]]"#;
+        let search_out = r#"[["string",0,null],["object",0,[["id",0,0],["title",0,0]]],["array",1,64],["object",0,[["results",2,0]]]]"#;
+        let read_in = r#"[["string",1,64],["object",0,[["id",0,0]]]]"#;
+        let read_out = r#"[["string",0,null],["boolean"],["object",0,[["id",0,0],["text",0,0],["truncated",1,0]]]]"#;
+        let echo = r#"[["string",0,8],["i32",-10,10],["object",0,[["s",0,0],["n",1,1]]]]"#;
+        let tools = [
+            format!(r#"{{"name":"search","input":{},"output":{},"handler":{{"kind":"corpus","corpus":"docs","action":"search","topK":2,"maxBytes":4096}}}}"#, search_in, search_out),
+            format!(r#"{{"name":"read","input":{},"output":{},"handler":{{"kind":"corpus","corpus":"docs","action":"read","topK":1,"maxBytes":4096}}}}"#, read_in, read_out),
+            r#"{"name":"status","input":null,"output":[["string",0,null],["object",0,[["ok",0,0]]]],"handler":{"kind":"static","result":"{\"x\":1,\"ok\":\"yes\"}"}}"#.to_string(),
+            r#"{"name":"ping","input":null,"output":null,"handler":{"kind":"static"}}"#.to_string(),
+            format!(r#"{{"name":"echo","input":{},"output":{},"handler":{{"kind":"javascript"}}}}"#, echo, echo),
+            format!(r#"{{"name":"remote","input":{},"output":{},"handler":{{"kind":"backend","backend":"api","method":"POST","url":"https://api.example/v1/echo","maxBytes":1000,"timeoutMs":2000}}}}"#, echo, echo),
+            r#"{"name":"fire","input":null,"output":null,"handler":{"kind":"backend","backend":"api","method":"GET","url":"http://127.0.0.1:9/x","maxBytes":100,"timeoutMs":2000}}"#.to_string(),
+        ];
+        let names = ["search", "read", "status", "ping", "echo", "remote", "fire"];
+        let list: Vec<String> = names
+            .iter()
+            .map(|n| {
+                format!(
+                    r#"{{\"name\":\"{}\",\"inputSchema\":{{\"type\":\"object\"}}}}"#,
+                    n
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"formatVersion":1,"routerId":"t","catalogHash":"sha256:0","deadlineMs":3000,"list":"[{}]","tools":[{}],"corpora":{{"docs":{{"version":"1","entries":[["a","Alpha","docs","alpha text",[]],["b","Beta","docs","beta alpha",[]]],"lengths":[3,3],"terms":[["alpha",182322,[0,2,1,1]],["beta",510826,[1,2]],["text",510826,[0,1]]]}}}}}}"#,
+            list.join(","),
+            tools.join(",")
+        )
+    }
+
+    pub(crate) fn tools() -> Tools {
+        let text = manifest();
+        let doc = json::parse(text.as_bytes(), 32).unwrap();
+        Tools::from_manifest(doc.root(), &Limits::DEFAULT).unwrap()
+    }
+
+    fn call(t: &Tools, name: &str, args: Option<&str>, remaining: f64) -> Step {
+        let doc = args.map(|a| json::parse(a.as_bytes(), 32).unwrap());
+        t.call(name, doc.as_ref().map(|d| d.root()), remaining)
+    }
+
+    fn complete(s: Step) -> (bool, String, Option<String>) {
+        match s {
+            Step::Complete(r) => (
+                r.is_error,
+                r.text,
+                r.structured.map(|s| String::from_utf8(s).unwrap()),
+            ),
+            Step::ProtocolError { status, code, .. } => {
+                panic!("protocol error {} {}", status, code)
+            }
+            Step::Call { .. } => panic!("unexpected call"),
+        }
+    }
+
+    fn suspended(s: Step) -> (String, ToolCall) {
+        match s {
+            Step::Call { instruction, state } => (String::from_utf8(instruction).unwrap(), state),
+            _ => panic!("expected a call"),
+        }
+    }
+
+    fn protocol_error(s: Step) -> (u16, i32, &'static str) {
+        match s {
+            Step::ProtocolError {
+                status,
+                code,
+                message,
+            } => (status, code, message),
+            _ => panic!("expected a protocol error"),
+        }
+    }
+
+    #[test]
+    fn list_is_the_prebuilt_text() {
+        assert!(tools().list_json().starts_with(br#"[{"name":"search""#));
+    }
+
+    #[test]
+    fn unknown_tools_are_protocol_errors() {
+        assert_eq!(
+            protocol_error(call(&tools(), "nope", None, 1000.0)),
+            (400, -32602, UNKNOWN_TOOL)
+        );
+    }
+
+    #[test]
+    fn static_results_and_no_output_tools() {
+        let t = tools();
+        assert_eq!(
+            complete(call(&t, "status", None, 1000.0)),
+            (
+                false,
+                r#"{"ok":"yes"}"#.into(),
+                Some(r#"{"ok":"yes"}"#.into())
+            )
+        );
+        assert_eq!(
+            complete(call(&t, "ping", Some("{}"), 1000.0)),
+            (false, "null".into(), None)
+        );
+        assert_eq!(
+            complete(call(&t, "ping", Some(r#"{"a":1}"#), 1000.0)),
+            (
+                true,
+                "Input validation failed at $: Expected an empty object".into(),
+                None
+            )
+        );
+    }
+
+    #[test]
+    fn corpus_search_and_read() {
+        let t = tools();
+        let (e, text, s) = complete(call(
+            &t,
+            "search",
+            Some(r#"{"query":"alpha","limit":1}"#),
+            1000.0,
+        ));
+        assert!(!e);
+        assert_eq!(s.unwrap(), r#"{"results":[{"id":"a","title":"Alpha"}]}"#);
+        assert_eq!(text, r#"{"results":[{"id":"a","title":"Alpha"}]}"#);
+        assert!(complete(call(&t, "search", Some(r#"{"query":""}"#), 1000.0)).0);
+        assert_eq!(
+            complete(call(&t, "read", Some(r#"{"id":"b"}"#), 1000.0))
+                .2
+                .unwrap(),
+            r#"{"id":"b","text":"beta alpha","truncated":false}"#
+        );
+        assert_eq!(
+            complete(call(&t, "read", Some(r#"{"id":"zz"}"#), 1000.0)),
+            (true, ENTRY_NOT_FOUND.into(), None)
+        );
+        assert_eq!(
+            complete(call(&t, "read", None, 1000.0)).1,
+            "Input validation failed at $.id: Required field missing"
+        );
+    }
+
+    #[test]
+    fn javascript_handlers_suspend_and_resume() {
+        let t = tools();
+        let (i, state) = suspended(call(
+            &t,
+            "echo",
+            Some(r#"{"n":3,"s":"hi","x":true}"#),
+            1234.9,
+        ));
+        assert_eq!(
+            i,
+            r#"{"kind":"handler","op":"echo","input":{"s":"hi","n":3},"timeoutMs":1234}"#
+        );
+        assert_eq!(
+            complete(t.resume(state, br#"{"ok":true,"output":{"s":"ok","extra":1}}"#, 10.0))
+                .2
+                .unwrap(),
+            r#"{"s":"ok"}"#
+        );
+        let (_, state) = suspended(call(&t, "echo", Some(r#"{"s":""}"#), 1000.0));
+        assert_eq!(
+            complete(t.resume(state, br#"{"ok":true,"output":{"s":"far too long"}}"#, 10.0)),
+            (true, OUTPUT_INVALID.into(), None)
+        );
+        let (_, state) = suspended(call(&t, "echo", Some(r#"{"s":""}"#), 1000.0));
+        assert_eq!(
+            complete(t.resume(state, br#"{"ok":false}"#, 10.0)),
+            (true, "Tool execution failed".into(), None)
+        );
+        let (_, state) = suspended(call(&t, "echo", Some(r#"{"s":""}"#), 1000.0));
+        assert_eq!(protocol_error(t.resume(state, b"garbage", 10.0)).0, 500);
+        // Router deadlineMs caps the handler's time.
+        assert!(suspended(call(&t, "echo", Some(r#"{"s":""}"#), 99999.0))
+            .0
+            .ends_with(r#""timeoutMs":3000}"#));
+        assert_eq!(
+            protocol_error(call(&t, "echo", Some(r#"{"s":""}"#), 0.5)),
+            (408, -32603, DEADLINE)
+        );
+    }
+
+    #[test]
+    fn backend_calls_follow_the_outcome_table() {
+        let t = tools();
+        let start =
+            |remaining| suspended(call(&t, "remote", Some(r#"{"s":"a\"b","z":0}"#), remaining));
+        let (i, state) = start(5000.0);
+        assert_eq!(
+            i,
+            r#"{"kind":"backend","backend":"api","method":"POST","url":"https://api.example/v1/echo","headers":[["content-type","application/json"],["accept","application/json"]],"body":"{\"s\":\"a\\\"b\"}","maxBytes":1000,"timeoutMs":2000}"#
+        );
+        assert_eq!(
+            complete(t.resume(
+                state,
+                br#"{"ok":true,"status":200,"body":"{\"s\":\"x\",\"n\":-1}"}"#,
+                10.0
+            ))
+            .2
+            .unwrap(),
+            r#"{"s":"x","n":-1}"#
+        );
+        let (_, state) = start(5000.0);
+        assert_eq!(
+            complete(t.resume(
+                state,
+                br#"{"ok":true,"status":201,"body":"{\"n\":1}"}"#,
+                10.0
+            )),
+            (true, OUTPUT_INVALID.into(), None)
+        );
+        for bad in [
+            r#"{"ok":true,"status":500,"body":"{}"}"#,
+            r#"{"ok":true,"status":200,"body":"not json"}"#,
+            r#"{"ok":false,"reason":"refused"}"#,
+            r#"{"ok":false,"reason":"oversized"}"#,
+            r#"{"ok":false,"reason":"timeout"}"#,
+        ] {
+            let (_, state) = start(5000.0);
+            assert_eq!(
+                protocol_error(t.resume(state, bad.as_bytes(), 10.0)),
+                (502, -32603, BACKEND_FAILED),
+                "{}",
+                bad
+            );
+        }
+        let (_, state) = start(5000.0);
+        let big = format!(
+            r#"{{"ok":true,"status":200,"body":"{{\"s\":\"{}\"}}"}}"#,
+            "x".repeat(1000)
+        );
+        assert_eq!(protocol_error(t.resume(state, big.as_bytes(), 10.0)).0, 502);
+        // The deadline bounded the wait: a timeout is the request's deadline.
+        let (i, state) = start(700.0);
+        assert!(i.ends_with(r#""timeoutMs":700}"#));
+        assert_eq!(
+            protocol_error(t.resume(state, br#"{"ok":false,"reason":"timeout"}"#, 0.0)),
+            (408, -32603, DEADLINE)
+        );
+        assert_eq!(
+            complete(call(&t, "remote", Some(r#"{"s":1}"#), 5000.0)).1,
+            "Input validation failed at $.s: Expected a string"
+        );
+        let (i, state) = suspended(call(&t, "fire", None, 5000.0));
+        assert!(i.contains(r#""method":"GET","url":"http://127.0.0.1:9/x","headers":[["accept","application/json"]],"body":"""#));
+        assert_eq!(
+            complete(t.resume(state, br#"{"ok":true,"status":204,"body":""}"#, 10.0)),
+            (false, "null".into(), None)
+        );
+    }
+
+    #[test]
+    fn check_runs_one_codec() {
+        let t = tools();
+        assert_eq!(
+            t.check("echo", Direction::Input, br#"{"s":"a","q":1}"#)
+                .unwrap(),
+            br#"{"s":"a"}"#
+        );
+        assert_eq!(
+            t.check("echo", Direction::Output, br#"{"s":1}"#)
+                .unwrap_err(),
+            CodecError {
+                path: "$.s".into(),
+                message: codec::EXPECTED_STRING
+            }
+        );
+        assert_eq!(t.check("ping", Direction::Input, b"").unwrap(), b"");
+        assert_eq!(t.check("ping", Direction::Input, b"{}").unwrap(), b"");
+        assert!(t.check("ping", Direction::Input, b"[]").is_err());
+        assert_eq!(t.check("ping", Direction::Output, b"5").unwrap(), b"null");
+        assert_eq!(
+            t.check("nope", Direction::Input, b"{}")
+                .unwrap_err()
+                .message,
+            UNKNOWN_OPERATION
+        );
+        assert_eq!(
+            t.check("echo", Direction::Input, b"{").unwrap_err().message,
+            INVALID_JSON
+        );
     }
 }

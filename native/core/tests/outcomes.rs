@@ -88,7 +88,9 @@ impl Row {
 }
 
 fn modern_head(method: &str, name: Option<&str>) -> String {
-    let mut h = format!("POST /mcp\r\n{ACCEPT}{CT}mcp-protocol-version: {MODERN}\r\nmcp-method: {method}\r\n");
+    let mut h = format!(
+        "POST /mcp\r\n{ACCEPT}{CT}mcp-protocol-version: {MODERN}\r\nmcp-method: {method}\r\n"
+    );
     if let Some(n) = name {
         h.push_str(&format!("mcp-name: {n}\r\n"));
     }
@@ -96,12 +98,17 @@ fn modern_head(method: &str, name: Option<&str>) -> String {
 }
 
 fn meta(version: &str) -> String {
-    format!(r#""_meta":{{"io.modelcontextprotocol/protocolVersion":"{version}","io.modelcontextprotocol/clientCapabilities":{{}},"io.modelcontextprotocol/clientInfo":{{"name":"t","version":"1"}}}}"#)
+    format!(
+        r#""_meta":{{"io.modelcontextprotocol/protocolVersion":"{version}","io.modelcontextprotocol/clientCapabilities":{{}},"io.modelcontextprotocol/clientInfo":{{"name":"t","version":"1"}}}}"#
+    )
 }
 
 fn request(id: &str, method: &str, extra: &str) -> String {
     let sep = if extra.is_empty() { "" } else { "," };
-    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{}{sep}{extra}}}}}"#, meta(MODERN))
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{}{sep}{extra}}}}}"#,
+        meta(MODERN)
+    )
 }
 
 fn discover_head() -> String {
@@ -120,7 +127,8 @@ fn legacy_head(version: Option<&str>) -> String {
     h
 }
 
-const LEGACY_CFG: &str = r#"{"legacyProtocol":"2025-06-18","serverInfo":{"name":"pulse","version":"0.1.0"}}"#;
+const LEGACY_CFG: &str =
+    r#"{"legacyProtocol":"2025-06-18","serverInfo":{"name":"pulse","version":"0.1.0"}}"#;
 
 struct Reply {
     status: u16,
@@ -130,7 +138,10 @@ struct Reply {
 
 fn split_record(record: &[u8]) -> Reply {
     let text = record;
-    let end = text.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 2);
+    let end = text
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 2);
     let (head, body) = match end {
         Some(e) => (&text[..e], &text[e + 2..]),
         None => panic!("record without head end"),
@@ -138,8 +149,15 @@ fn split_record(record: &[u8]) -> Reply {
     let head = std::str::from_utf8(head).unwrap();
     let mut lines = head.split("\r\n");
     let status = lines.next().unwrap().parse().unwrap();
-    let headers = lines.filter(|l| !l.is_empty()).map(str::to_string).collect();
-    Reply { status, headers, body: body.to_vec() }
+    let headers = lines
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    Reply {
+        status,
+        headers,
+        body: body.to_vec(),
+    }
 }
 
 /// Drives one row; returns the reply and where it stopped.
@@ -162,31 +180,66 @@ fn drive(engine: &Engine, head: &[u8], chunks: &[Vec<u8>]) -> (Reply, Stop) {
 }
 
 fn check(row: &Row) {
-    let engine = Engine::new(row.config.as_bytes()).unwrap_or_else(|e| panic!("{}: config {e}", row.name));
+    let engine =
+        Engine::new(row.config.as_bytes()).unwrap_or_else(|e| panic!("{}: config {e}", row.name));
     let (reply, stop) = drive(&engine, row.head.as_bytes(), &row.chunks);
     let body = String::from_utf8(reply.body.clone()).unwrap();
-    assert_eq!(reply.status, row.status, "{}: status; body {body}", row.name);
+    assert_eq!(
+        reply.status, row.status,
+        "{}: status; body {body}",
+        row.name
+    );
     assert_eq!(stop, row.stop, "{}: stopped at", row.name);
-    assert!(reply.headers.iter().any(|h| h == "cache-control: no-store"), "{}: no-store", row.name);
+    assert!(
+        reply.headers.iter().any(|h| h == "cache-control: no-store"),
+        "{}: no-store",
+        row.name
+    );
     let early = reply.headers.iter().any(|h| h == "connection: close");
-    assert_eq!(early, stop != Stop::End, "{}: connection: close iff answered before the end", row.name);
+    assert_eq!(
+        early,
+        stop != Stop::End,
+        "{}: connection: close iff answered before the end",
+        row.name
+    );
     for h in &row.headers {
-        assert!(reply.headers.iter().any(|x| x == h), "{}: header {h} in {:?}", row.name, reply.headers);
+        assert!(
+            reply.headers.iter().any(|x| x == h),
+            "{}: header {h} in {:?}",
+            row.name,
+            reply.headers
+        );
     }
     match row.id {
         Id::NoBody => {
             assert!(reply.body.is_empty(), "{}: body {body}", row.name);
-            assert!(!reply.headers.iter().any(|h| h.starts_with("content-type")), "{}", row.name);
+            assert!(
+                !reply.headers.iter().any(|h| h.starts_with("content-type")),
+                "{}",
+                row.name
+            );
             return;
         }
-        _ => assert!(reply.headers.iter().any(|h| h == "content-type: application/json"), "{}", row.name),
+        _ => assert!(
+            reply
+                .headers
+                .iter()
+                .any(|h| h == "content-type: application/json"),
+            "{}",
+            row.name
+        ),
     }
-    let doc = json::parse(&reply.body, 64).unwrap_or_else(|_| panic!("{}: reply is not JSON: {body}", row.name));
+    let doc = json::parse(&reply.body, 64)
+        .unwrap_or_else(|_| panic!("{}: reply is not JSON: {body}", row.name));
     let obj = match doc.root() {
         Value::Object(o) => o,
         _ => panic!("{}: not an object", row.name),
     };
-    assert!(matches!(obj.get("jsonrpc"), Some(Value::String(s)) if s.eq_str("2.0")), "{}", row.name);
+    assert!(
+        matches!(obj.get("jsonrpc"), Some(Value::String(s)) if s.eq_str("2.0")),
+        "{}",
+        row.name
+    );
     match (row.id, obj.get("id")) {
         (Id::Omitted, None) => {}
         (Id::Echo(raw), Some(v)) => {
@@ -194,7 +247,11 @@ fn check(row: &Row) {
             json::write::value(&mut out, v);
             assert_eq!(String::from_utf8(out).unwrap(), raw, "{}: id", row.name);
         }
-        (want, got) => panic!("{}: id {want:?} vs {:?}; body {body}", row.name, got.is_some()),
+        (want, got) => panic!(
+            "{}: id {want:?} vs {:?}; body {body}",
+            row.name,
+            got.is_some()
+        ),
     }
     match (row.code, obj.get("error"), obj.get("result")) {
         (Some(code), Some(Value::Object(e)), None) => {
@@ -202,14 +259,27 @@ fn check(row: &Row) {
                 Some(Value::Number(n)) => n.as_safe_integer(),
                 _ => None,
             };
-            assert_eq!(got, Some(i64::from(code)), "{}: code; body {body}", row.name);
-            assert!(matches!(e.get("message"), Some(Value::String(_))), "{}", row.name);
+            assert_eq!(
+                got,
+                Some(i64::from(code)),
+                "{}: code; body {body}",
+                row.name
+            );
+            assert!(
+                matches!(e.get("message"), Some(Value::String(_))),
+                "{}",
+                row.name
+            );
         }
         (None, None, Some(_)) => {}
         _ => panic!("{}: wrong shape {body}", row.name),
     }
     for s in &row.body_has {
-        assert!(body.contains(s.as_str()), "{}: body lacks {s}: {body}", row.name);
+        assert!(
+            body.contains(s.as_str()),
+            "{}: body lacks {s}: {body}",
+            row.name
+        );
     }
 }
 
@@ -269,6 +339,10 @@ fn rows() -> Vec<Row> {
             .has(r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Request body too large"}}"#),
         Row::new("body limit + 1 split", dh(), d()).config(small)
             .chunks(vec![pad(&d(), 400)[..399].to_vec(), b"  ".to_vec()]).expect(413, Some(-32600), Id::Omitted).stop(Stop::Body),
+        Row::new("parse error before the limit wins over 413", dh(), pad("{]", 401))
+            .config(small)
+            .expect(400, Some(-32700), Id::Omitted)
+            .stop(Stop::Body),
         Row::new("byte-by-byte chunks", dh(), d()).chunks(bytes_each(&d())),
         Row::new("empty chunks", dh(), d()).chunks(vec![Vec::new(), d().into_bytes(), Vec::new()]),
         // Strict JSON.
@@ -361,8 +435,23 @@ fn rows() -> Vec<Row> {
         Row::new("legacy profile: modern initialize is removed", modern_head("initialize", None), request("1", "initialize", "")).config(LEGACY_CFG)
             .expect(404, Some(-32601), Id::Echo("1")),
     ];
-    for m in ["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "subscriptions/listen", "prompts/list", "resources/list"] {
-        rows.push(Row::new("removed method", modern_head(m, None), request("7", m, "")).expect(404, Some(-32601), Id::Echo("7")));
+    for m in [
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "subscriptions/listen",
+        "prompts/list",
+        "resources/list",
+    ] {
+        rows.push(
+            Row::new("removed method", modern_head(m, None), request("7", m, "")).expect(
+                404,
+                Some(-32601),
+                Id::Echo("7"),
+            ),
+        );
     }
     rows
 }
@@ -380,12 +469,29 @@ fn outcome_table() {
 #[test]
 fn every_split_of_a_row_gives_the_same_reply() {
     let engine = Engine::new(b"{}").unwrap();
-    for body in [discover(), format!("[{}]", discover()), request("null", "server/discover", ""), "{\"a\":]".to_string()] {
-        let (whole, _) = drive(&engine, discover_head().as_bytes(), &[body.clone().into_bytes()]);
+    for body in [
+        discover(),
+        format!("[{}]", discover()),
+        request("null", "server/discover", ""),
+        "{\"a\":]".to_string(),
+    ] {
+        let (whole, _) = drive(
+            &engine,
+            discover_head().as_bytes(),
+            &[body.clone().into_bytes()],
+        );
         for at in 0..=body.len() {
             let (a, b) = body.as_bytes().split_at(at);
-            let (split, _) = drive(&engine, discover_head().as_bytes(), &[a.to_vec(), b.to_vec()]);
-            assert_eq!((split.status, &split.body), (whole.status, &whole.body), "split at {at} of {body}");
+            let (split, _) = drive(
+                &engine,
+                discover_head().as_bytes(),
+                &[a.to_vec(), b.to_vec()],
+            );
+            assert_eq!(
+                (split.status, &split.body),
+                (whole.status, &whole.body),
+                "split at {at} of {body}"
+            );
         }
     }
 }
@@ -409,7 +515,8 @@ fn status_of(a: Action<'_>) -> (u16, String) {
 #[test]
 fn deadline_and_abort() {
     let engine = Engine::new(br#"{"limits":{"deadlineMs":100}}"#).unwrap();
-    let interrupted = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Request body interrupted"}}"#;
+    let interrupted =
+        r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Request body interrupted"}}"#;
 
     let mut req = started(&engine);
     assert_eq!(req.timeout_ms(40.0), 60.0);
@@ -419,7 +526,11 @@ fn deadline_and_abort() {
 
     let mut req = started(&engine);
     assert_eq!(req.body(b"{", 50.0), Action::Continue);
-    assert_eq!(status_of(req.body(b"}", 100.0)).0, 408, "body at the deadline");
+    assert_eq!(
+        status_of(req.body(b"}", 100.0)).0,
+        408,
+        "body at the deadline"
+    );
 
     let mut req = started(&engine);
     assert_eq!(status_of(req.end(150.0)).0, 408, "end after the deadline");
@@ -428,10 +539,18 @@ fn deadline_and_abort() {
     assert_eq!(req.body(b"{", 1.0), Action::Continue);
     let (status, body) = status_of(req.abort(2.0));
     assert_eq!((status, body.as_str()), (408, interrupted));
-    assert_eq!(status_of(req.end(3.0)).0, 408, "RESPOND repeats after RESPOND");
+    assert_eq!(
+        status_of(req.end(3.0)).0,
+        408,
+        "RESPOND repeats after RESPOND"
+    );
 
     let mut req = engine.request(0.0);
-    assert_eq!(status_of(req.head(discover_head().as_bytes(), 100.0)).0, 408, "head after the deadline");
+    assert_eq!(
+        status_of(req.head(discover_head().as_bytes(), 100.0)).0,
+        408,
+        "head after the deadline"
+    );
 
     let mut req = engine.request(0.0);
     assert_eq!(status_of(req.abort(1.0)).0, 408, "abort before the head");
@@ -443,10 +562,18 @@ fn misuse_and_repeated_respond() {
     let mut req = engine.request(0.0);
     assert_eq!(req.body(b"{}", 1.0), Action::Misuse, "body before head");
     assert_eq!(req.end(1.0), Action::Misuse, "end before head");
-    assert_eq!(req.resume(b"{}", 1.0), Action::Misuse, "resume without a call");
+    assert_eq!(
+        req.resume(b"{}", 1.0),
+        Action::Misuse,
+        "resume without a call"
+    );
     assert_eq!(req.head(b"not a head record", 1.0), Action::Misuse);
     assert_eq!(req.head(discover_head().as_bytes(), 1.0), Action::Continue);
-    assert_eq!(req.head(discover_head().as_bytes(), 1.0), Action::Misuse, "head twice");
+    assert_eq!(
+        req.head(discover_head().as_bytes(), 1.0),
+        Action::Misuse,
+        "head twice"
+    );
     assert_eq!(req.resume(b"{}", 1.0), Action::Misuse);
     assert_eq!(req.body(discover().as_bytes(), 1.0), Action::Continue);
     let first = match req.end(2.0) {
@@ -465,14 +592,162 @@ fn misuse_and_repeated_respond() {
 #[test]
 fn config_rejections_name_the_option() {
     for (cfg, msg) in [
-        (r#"{"limits":{"requestBytes":65537}}"#, "limits.requestBytes: must be an integer between 1 and 65536"),
-        (r#"{"limits":{"requestBytes":1000,"responseBytes":1200}}"#, "limits.responseBytes: must be at least limits.requestBytes + 512"),
-        (r#"{"legacyProtocol":true}"#, "legacyProtocol: must be null or \"2025-06-18\""),
-        (r#"{"path":"mcp"}"#, "path: must start with / and hold at most 256 visible ASCII characters, no query"),
+        (
+            r#"{"limits":{"requestBytes":65537}}"#,
+            "limits.requestBytes: must be an integer between 1 and 65536",
+        ),
+        (
+            r#"{"limits":{"requestBytes":1000,"responseBytes":1200}}"#,
+            "limits.responseBytes: must be at least limits.requestBytes + 512",
+        ),
+        (
+            r#"{"legacyProtocol":true}"#,
+            "legacyProtocol: must be null or \"2025-06-18\"",
+        ),
+        (
+            r#"{"path":"mcp"}"#,
+            "path: must start with / and hold at most 256 visible ASCII characters, no query",
+        ),
     ] {
         match Engine::new(cfg.as_bytes()) {
             Err(e) => assert_eq!(e, msg),
             Ok(_) => panic!("accepted {cfg}"),
         }
     }
+}
+
+/// A manifest with a JavaScript handler (`echo`, needs a CALL) and a static one (`fixed`).
+fn tools_config(extra: &str) -> String {
+    let program = r#"[["string",0,null],["object",0,[["msg",0,0]]]]"#;
+    let list = r#""[{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"}},{\"name\":\"fixed\",\"inputSchema\":{\"type\":\"object\"}}]""#;
+    format!(
+        r#"{{{extra}"tools":{{"formatVersion":1,"routerId":"r","catalogHash":"sha256:x","deadlineMs":5000,"list":{list},"tools":[{{"name":"echo","input":{program},"output":{program},"handler":{{"kind":"javascript"}}}},{{"name":"fixed","input":null,"output":[["boolean"]],"handler":{{"kind":"static","result":"true"}}}}],"corpora":{{}}}}}}"#
+    )
+}
+
+fn call_body(id: &str, name: &str, args: &str) -> String {
+    request(
+        id,
+        "tools/call",
+        &format!(r#""name":"{name}","arguments":{args}"#),
+    )
+}
+
+#[test]
+fn tool_rows() {
+    let cfg = tools_config("");
+    let legacy_cfg = tools_config(r#""legacyProtocol":"2025-06-18","#);
+    let small_result = tools_config(r#""limits":{"toolResultBytes":40},"#);
+    let rows = vec![
+        Row::new("discover advertises tools", discover_head(), discover()).config(&cfg).has(r#""capabilities":{"tools":{"listChanged":false}}"#),
+        Row::new("tools/list", modern_head("tools/list", None), request("1", "tools/list", "")).config(&cfg)
+            .has(r#""result":{"resultType":"complete","tools":[{"name":"echo","inputSchema":{"type":"object"}},{"name":"fixed","inputSchema":{"type":"object"}}],"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":"#),
+        Row::new("tools/list cursor refused", modern_head("tools/list", None), request("1", "tools/list", r#""cursor":"x""#)).config(&cfg).expect(400, Some(-32602), Id::Echo("1")),
+        Row::new("tools/call static", modern_head("tools/call", Some("fixed")), call_body("1", "fixed", "{}")).config(&cfg)
+            .has(r#""result":{"resultType":"complete","content":[{"type":"text","text":"true"}],"structuredContent":true,"isError":false,"_meta":{"#),
+        Row::new("tools/call unknown tool", modern_head("tools/call", Some("nope")), call_body("1", "nope", "{}")).config(&cfg).expect(400, Some(-32602), Id::Echo("1")),
+        Row::new("tools/call arguments not an object", modern_head("tools/call", Some("fixed")), call_body("1", "fixed", "[]")).config(&cfg).expect(400, Some(-32602), Id::Echo("1")),
+        Row::new("tools/call result over toolResultBytes", modern_head("tools/call", Some("fixed")), call_body("1", "fixed", "{}")).config(&small_result)
+            .expect(500, Some(-32603), Id::Echo("1")).has("Tool result too large"),
+        Row::new("legacy tools/list", legacy_head(Some("2025-06-18")), r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"progressToken":0}}}"#).config(&legacy_cfg)
+            .has(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"}},{"name":"fixed","inputSchema":{"type":"object"}}]}}"#),
+        Row::new("legacy tools/call, non-object structured content as text only", legacy_head(Some("2025-06-18")),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1},"name":"fixed","arguments":{}}}"#).config(&legacy_cfg)
+            .has(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"true"}],"isError":false}}"#),
+        Row::new("legacy initialize advertises tools", legacy_head(None), r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#).config(&legacy_cfg)
+            .expect(200, None, Id::Echo("0")).has(r#""capabilities":{"tools":{"listChanged":false}}"#),
+    ];
+    for row in &rows {
+        check(row);
+    }
+}
+
+fn pending(engine: &Engine, head: &str, body: &str) -> (pulse_core::Request, String) {
+    let mut req = engine.request(0.0);
+    assert_eq!(req.head(head.as_bytes(), 1.0), Action::Continue);
+    assert_eq!(req.body(body.as_bytes(), 2.0), Action::Continue);
+    let instruction = match req.end(3.0) {
+        Action::Call(i) => String::from_utf8(i.to_vec()).unwrap(),
+        other => panic!("expected CALL, got {other:?}"),
+    };
+    (req, instruction)
+}
+
+#[test]
+fn call_resume_deadline_abort() {
+    let engine = Engine::new(tools_config(r#""limits":{"deadlineMs":1000},"#).as_bytes()).unwrap();
+    let head = modern_head("tools/call", Some("echo"));
+    let body = call_body("\"c\"", "echo", r#"{"msg":"hi"}"#);
+
+    let (mut req, instruction) = pending(&engine, &head, &body);
+    assert!(
+        instruction.starts_with(r#"{"kind":"handler","op":"echo","input":{"msg":"hi"}"#),
+        "{instruction}"
+    );
+    assert_eq!(
+        req.tick(500.0),
+        Action::Continue,
+        "pending call, deadline not reached"
+    );
+    assert_eq!(req.timeout_ms(500.0), 500.0);
+    assert_eq!(req.body(b"x", 500.0), Action::Misuse);
+    let (status, body_text) = status_of(req.resume(br#"{"ok":true,"output":{"msg":"hi"}}"#, 600.0));
+    assert_eq!(status, 200);
+    assert!(body_text.starts_with(r#"{"jsonrpc":"2.0","id":"c","result":{"resultType":"complete","content":[{"type":"text","text":"{\"msg\":\"hi\"}"}],"structuredContent":{"msg":"hi"},"isError":false,"#), "{body_text}");
+
+    let (mut req, _) = pending(&engine, &head, &body);
+    let (status, body_text) = status_of(req.resume(br#"{"ok":false}"#, 600.0));
+    assert_eq!(status, 200);
+    assert!(body_text.contains(r#""isError":true"#), "{body_text}");
+
+    let expired =
+        r#"{"jsonrpc":"2.0","id":"c","error":{"code":-32603,"message":"Request interrupted"}}"#;
+    let (mut req, _) = pending(&engine, &head, &body);
+    assert_eq!(
+        status_of(req.tick(1000.0)),
+        (408, expired.to_string()),
+        "deadline while pending"
+    );
+
+    let (mut req, _) = pending(&engine, &head, &body);
+    assert_eq!(
+        status_of(req.resume(br#"{"ok":true,"output":{"msg":"hi"}}"#, 1000.0)),
+        (408, expired.to_string()),
+        "resume at the deadline"
+    );
+
+    let (mut req, _) = pending(&engine, &head, &body);
+    assert_eq!(
+        status_of(req.abort(10.0)),
+        (408, expired.to_string()),
+        "client gone while pending"
+    );
+}
+
+#[test]
+fn unknown_version_header_without_envelope_is_a_legacy_client() {
+    for (cfg, supported) in [
+        ("{}", r#"["2026-07-28"]"#),
+        (LEGACY_CFG, r#"["2026-07-28","2025-06-18"]"#),
+    ] {
+        let row = Row::new(
+            "garbage version header",
+            legacy_head(Some("v9")),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        )
+        .config(cfg)
+        .expect(400, Some(-32022), Id::Echo("1"))
+        .has(&format!(
+            r#""data":{{"supported":{supported},"requested":"v9"}}"#
+        ));
+        check(&row);
+    }
+    let row = Row::new(
+        "modern header alone is modern",
+        legacy_head(Some(MODERN)),
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+    )
+    .config(LEGACY_CFG)
+    .expect(400, Some(-32020), Id::Echo("1"));
+    check(&row);
 }

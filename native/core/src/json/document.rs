@@ -2,7 +2,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use super::text::{decode_into, DecodedBytes};
+use super::text::{decode_into, validated, DecodedBytes};
 
 pub(crate) const T_NULL: u8 = 0;
 pub(crate) const T_TRUE: u8 = 1;
@@ -35,24 +35,24 @@ pub(crate) fn next_sibling(nodes: &[Node], idx: usize) -> usize {
     }
 }
 
-/// A successfully parsed JSON text. The body is kept (as validated UTF-8) and values borrow it.
+/// A successfully parsed JSON text. The body is kept and values borrow it.
 pub struct Document {
-    text: String,
+    body: Vec<u8>,
     nodes: Vec<Node>,
 }
 
 impl Document {
-    pub(crate) fn new(text: String, nodes: Vec<Node>) -> Document {
-        Document { text, nodes }
+    pub(crate) fn new(body: Vec<u8>, nodes: Vec<Node>) -> Document {
+        Document { body, nodes }
     }
 
     pub fn root(&self) -> Value<'_> {
         self.value(0)
     }
 
-    /// The whole body as received.
-    pub fn text(&self) -> &str {
-        &self.text
+    /// The whole body as received (valid UTF-8).
+    pub fn bytes(&self) -> &[u8] {
+        &self.body
     }
 
     fn value(&self, idx: usize) -> Value<'_> {
@@ -61,10 +61,13 @@ impl Document {
             T_NULL => Value::Null,
             T_TRUE => Value::Bool(true),
             T_FALSE => Value::Bool(false),
-            T_NUMBER => Value::Number(Number { raw: &self.text[n.a..n.b] }),
-            T_STRING | T_STRING_ESC => {
-                Value::String(Str { raw: &self.text[n.a..n.b], escaped: n.tag == T_STRING_ESC })
-            }
+            T_NUMBER => Value::Number(Number {
+                raw: validated(&self.body[n.a..n.b]),
+            }),
+            T_STRING | T_STRING_ESC => Value::String(Str {
+                raw: &self.body[n.a..n.b],
+                escaped: n.tag == T_STRING_ESC,
+            }),
             T_ARRAY => Value::Array(Array { doc: self, idx }),
             _ => Value::Object(Object { doc: self, idx }),
         }
@@ -72,7 +75,10 @@ impl Document {
 
     fn str_at(&self, idx: usize) -> Str<'_> {
         let n = self.nodes[idx];
-        Str { raw: &self.text[n.a..n.b], escaped: n.tag == T_STRING_ESC }
+        Str {
+            raw: &self.body[n.a..n.b],
+            escaped: n.tag == T_STRING_ESC,
+        }
     }
 }
 
@@ -163,7 +169,9 @@ impl<'a> Number<'a> {
         if digits.is_empty() || digits.len() > 16 || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let v = digits.bytes().fold(0u64, |acc, b| acc * 10 + (b - b'0') as u64);
+        let v = digits
+            .bytes()
+            .fold(0u64, |acc, b| acc * 10 + (b - b'0') as u64);
         if v > MAX {
             return None;
         }
@@ -171,10 +179,10 @@ impl<'a> Number<'a> {
     }
 }
 
-/// A string, kept as its source span between the quotes.
+/// A string, kept as its source span between the quotes (validated UTF-8).
 #[derive(Clone, Copy, Debug)]
 pub struct Str<'a> {
-    raw: &'a str,
+    raw: &'a [u8],
     escaped: bool,
 }
 
@@ -182,16 +190,16 @@ impl<'a> Str<'a> {
     /// The decoded text; borrowed from the body unless the string holds escapes.
     pub fn as_str(&self) -> Cow<'a, str> {
         if !self.escaped {
-            return Cow::Borrowed(self.raw);
+            return Cow::Borrowed(validated(self.raw));
         }
         let mut out = String::with_capacity(self.raw.len());
-        decode_into(self.raw.as_bytes(), &mut out);
+        decode_into(self.raw, &mut out);
         Cow::Owned(out)
     }
 
     /// The source bytes between the quotes, escapes undecoded.
     pub fn raw(&self) -> &'a [u8] {
-        self.raw.as_bytes()
+        self.raw
     }
 
     /// Whether the source holds escapes (when not, `raw` is the decoded text).
@@ -202,13 +210,13 @@ impl<'a> Str<'a> {
     /// Compares the decoded text with `s` without allocating.
     pub fn eq_str(&self, s: &str) -> bool {
         if !self.escaped {
-            return self.raw == s;
+            return self.raw == s.as_bytes();
         }
         // Decoding never lengthens a span: every escape is longer than the UTF-8 it stands for.
         if s.len() > self.raw.len() {
             return false;
         }
-        DecodedBytes::new(self.raw.as_bytes()).eq(s.bytes())
+        DecodedBytes::new(self.raw).eq(s.bytes())
     }
 }
 
@@ -228,7 +236,11 @@ impl<'a> Array<'a> {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = Value<'a>> {
-        ArrayIter { doc: self.doc, next: self.idx + 1, left: self.len() }
+        ArrayIter {
+            doc: self.doc,
+            next: self.idx + 1,
+            left: self.len(),
+        }
     }
 
     pub fn get(&self, i: usize) -> Option<Value<'a>> {
@@ -287,7 +299,11 @@ impl<'a> Object<'a> {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (Str<'a>, Value<'a>)> {
-        ObjectIter { doc: self.doc, next: self.idx + 1, left: self.len() }
+        ObjectIter {
+            doc: self.doc,
+            next: self.idx + 1,
+            left: self.len(),
+        }
     }
 }
 

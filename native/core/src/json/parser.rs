@@ -71,7 +71,11 @@ enum Keys {
     /// Few members: compare with the previous names in the arena.
     Linear,
     /// Open addressing over (decoded-name hash, key node index); node 0 (the root) marks empty.
-    Hash { slots: Vec<(u64, usize)>, used: usize, probes: usize },
+    Hash {
+        slots: Vec<(u64, usize)>,
+        used: usize,
+        probes: usize,
+    },
     /// Fallback when probe chains grow suspiciously long (crafted collisions): worst-case
     /// O(log n) comparisons, at the cost of one copy of each decoded name.
     Tree(BTreeSet<Vec<u8>>),
@@ -107,7 +111,10 @@ pub struct Parser {
     tok: usize,
     tok_escaped: bool,
     tok_key: bool,
-    tok_exp: bool,
+    /// End of the integer part of the current number (0 = not seen yet).
+    int_end: usize,
+    /// Index of the current number's `e`/`E` (0 = none; a number never starts with it).
+    exp_at: usize,
     hex: u32,
     hex_digits: u8,
     /// The pending high surrogate (0 = none) while its low half is expected.
@@ -138,7 +145,8 @@ impl Parser {
             tok: 0,
             tok_escaped: false,
             tok_key: false,
-            tok_exp: false,
+            int_end: 0,
+            exp_at: 0,
             hex: 0,
             hex_digits: 0,
             high: 0,
@@ -173,7 +181,10 @@ impl Parser {
             return Err(e);
         }
         if self.stack.is_empty()
-            && matches!(self.state, State::Zero | State::Int | State::Frac | State::ExpDigits)
+            && matches!(
+                self.state,
+                State::Zero | State::Int | State::Frac | State::ExpDigits
+            )
         {
             let buf = std::mem::take(&mut self.buf);
             self.end_number(&buf, buf.len())?;
@@ -182,9 +193,7 @@ impl Parser {
         if self.state != State::Done {
             return Err(JsonError::Incomplete);
         }
-        // Strings were validated byte by byte and everything else is ASCII, so this cannot fail.
-        let text = String::from_utf8(self.buf).map_err(|_| JsonError::Utf8)?;
-        Ok(Document::new(text, self.nodes))
+        Ok(Document::new(self.buf, self.nodes))
     }
 
     fn run(&mut self, buf: &[u8], mut p: usize) -> Result<(), JsonError> {
@@ -206,18 +215,15 @@ impl Parser {
                             p = self.string(buf, p)?;
                         }
                         b'0' => {
-                            self.tok = p - 1;
-                            self.tok_exp = false;
+                            self.start_number(p - 1);
                             self.state = State::Zero;
                         }
                         b'1'..=b'9' => {
-                            self.tok = p - 1;
-                            self.tok_exp = false;
+                            self.start_number(p - 1);
                             p = self.int(buf, p)?;
                         }
                         b'-' => {
-                            self.tok = p - 1;
-                            self.tok_exp = false;
+                            self.start_number(p - 1);
                             self.state = State::Minus;
                         }
                         b'{' => self.open(true)?,
@@ -407,31 +413,56 @@ impl Parser {
         Ok(())
     }
 
+    #[inline]
+    fn start_number(&mut self, at: usize) {
+        self.tok = at;
+        self.int_end = 0;
+        self.exp_at = 0;
+    }
+
+    #[inline]
     fn literal(&mut self, lit: &'static [u8]) {
         self.literal = lit;
         self.literal_i = 1;
         self.state = State::Literal;
     }
 
+    #[inline]
     fn open(&mut self, object: bool) -> Result<(), JsonError> {
         if self.stack.len() >= self.max_depth as usize {
             return Err(JsonError::Depth);
         }
         let node = self.nodes.len();
-        self.nodes.push(Node { tag: if object { T_OBJECT } else { T_ARRAY }, a: 0, b: 0 });
+        self.nodes.push(Node {
+            tag: if object { T_OBJECT } else { T_ARRAY },
+            a: 0,
+            b: 0,
+        });
         if object {
             let depth = self.stack.len();
             if depth < self.indexes.len() {
                 self.indexes[depth].keys = Keys::Linear;
             } else {
-                self.indexes.push(KeyIndex { fps: [0; LINEAR_KEYS], keys: Keys::Linear });
+                self.indexes.push(KeyIndex {
+                    fps: [0; LINEAR_KEYS],
+                    keys: Keys::Linear,
+                });
             }
         }
-        self.stack.push(Frame { node, object, count: 0 });
-        self.state = if object { State::ObjectFirst } else { State::ArrayFirst };
+        self.stack.push(Frame {
+            node,
+            object,
+            count: 0,
+        });
+        self.state = if object {
+            State::ObjectFirst
+        } else {
+            State::ArrayFirst
+        };
         Ok(())
     }
 
+    #[inline]
     fn close(&mut self) -> Result<(), JsonError> {
         let f = match self.stack.pop() {
             Some(f) => f,
@@ -458,7 +489,6 @@ impl Parser {
 
     /// String content from `p` until the closing quote (then the string is complete) or the end of
     /// the fed bytes (then the parser stays in `Str` or `Utf8`).
-    #[inline]
     fn string(&mut self, buf: &[u8], mut p: usize) -> Result<usize, JsonError> {
         let n = buf.len();
         self.state = State::Str;
@@ -476,6 +506,26 @@ impl Parser {
                 }
                 BACKSLASH => {
                     self.tok_escaped = true;
+                    // Escapes whole in this chunk are checked here; a surrogate, a bad escape or
+                    // one cut by the chunk end goes through the escape states.
+                    match buf.get(p) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                            p += 1;
+                            continue;
+                        }
+                        Some(b'u') if p + 5 <= n => {
+                            let v = buf[p + 1..p + 5]
+                                .iter()
+                                .try_fold(0u32, |acc, &d| hex_value(d).map(|d| (acc << 4) | d));
+                            if let Some(v) = v {
+                                if !(0xD800..=0xDFFF).contains(&v) {
+                                    p += 5;
+                                    continue;
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
                     self.state = State::Escape;
                     return Ok(p);
                 }
@@ -485,6 +535,18 @@ impl Parser {
                         Some(x) => x,
                         None => return Err(JsonError::Utf8),
                     };
+                    let len = need as usize;
+                    if p + len <= n {
+                        // The whole sequence is here: check it without touching the parser state.
+                        if buf[p] < lo
+                            || buf[p] > hi
+                            || buf[p + 1..p + len].iter().any(|&c| c & 0xC0 != 0x80)
+                        {
+                            return Err(JsonError::Utf8);
+                        }
+                        p += len;
+                        continue;
+                    }
                     self.utf8_need = need;
                     self.utf8_lo = lo;
                     self.utf8_hi = hi;
@@ -514,10 +576,19 @@ impl Parser {
         Ok(p)
     }
 
+    #[inline]
     fn end_string(&mut self, buf: &[u8], end: usize) -> Result<(), JsonError> {
-        let tag = if self.tok_escaped { T_STRING_ESC } else { T_STRING };
+        let tag = if self.tok_escaped {
+            T_STRING_ESC
+        } else {
+            T_STRING
+        };
         let idx = self.nodes.len();
-        self.nodes.push(Node { tag, a: self.tok, b: end });
+        self.nodes.push(Node {
+            tag,
+            a: self.tok,
+            b: end,
+        });
         if self.tok_key {
             let depth = self.stack.len().wrapping_sub(1);
             if let (Some(f), Some(index)) = (self.stack.last(), self.indexes.get_mut(depth)) {
@@ -544,14 +615,17 @@ impl Parser {
     }
 
     /// After the integer part, at a byte that is not a digit of it.
+    #[inline]
     fn after_int(&mut self, buf: &[u8], p: usize) -> Result<usize, JsonError> {
         match buf[p] {
             b'.' => {
+                self.int_end = p;
                 self.state = State::Dot;
                 Ok(p + 1)
             }
             b'e' | b'E' => {
-                self.tok_exp = true;
+                self.int_end = p;
+                self.exp_at = p;
                 self.state = State::Exp;
                 Ok(p + 1)
             }
@@ -562,6 +636,7 @@ impl Parser {
         }
     }
 
+    #[inline]
     fn frac(&mut self, buf: &[u8], mut p: usize) -> Result<usize, JsonError> {
         while p < buf.len() && buf[p].is_ascii_digit() {
             p += 1;
@@ -571,7 +646,7 @@ impl Parser {
             return Ok(p);
         }
         if buf[p] == b'e' || buf[p] == b'E' {
-            self.tok_exp = true;
+            self.exp_at = p;
             self.state = State::Exp;
             return Ok(p + 1);
         }
@@ -579,6 +654,7 @@ impl Parser {
         Ok(p)
     }
 
+    #[inline]
     fn exp_digits(&mut self, buf: &[u8], mut p: usize) -> Result<usize, JsonError> {
         while p < buf.len() && buf[p].is_ascii_digit() {
             p += 1;
@@ -591,48 +667,57 @@ impl Parser {
         Ok(p)
     }
 
+    /// Cheap sufficient test for the number `tok..end` being finite: it is below
+    /// 10^(integer digits + exponent), finite when that power is at most 10^308. Otherwise the
+    /// caller parses it.
+    fn surely_finite(&self, buf: &[u8], end: usize) -> bool {
+        // Counting a leading `-` as a digit only makes the test more conservative.
+        let int_end = if self.int_end != 0 { self.int_end } else { end };
+        let digits = (int_end - self.tok) as i64;
+        if digits > 300 {
+            return false;
+        }
+        if self.exp_at == 0 {
+            return true;
+        }
+        let mut exp = &buf[self.exp_at + 1..end];
+        let negative = exp.first() == Some(&b'-');
+        if matches!(exp.first(), Some(b'-' | b'+')) {
+            exp = &exp[1..];
+        }
+        while exp.len() > 4 && exp[0] == b'0' {
+            exp = &exp[1..];
+        }
+        if exp.len() > 4 {
+            return false;
+        }
+        let value = exp
+            .iter()
+            .fold(0i64, |acc, &b| acc * 10 + (b - b'0') as i64);
+        digits + if negative { -value } else { value } <= 308
+    }
+
     /// The number `tok..end` is complete (the byte at `end`, if any, is not consumed).
+    #[inline]
     fn end_number(&mut self, buf: &[u8], end: usize) -> Result<(), JsonError> {
-        let span = &buf[self.tok..end];
-        if !surely_finite(span, self.tok_exp) {
-            let value = core::str::from_utf8(span).ok().and_then(|s| s.parse::<f64>().ok());
+        // At most 300 bytes without an exponent means at most 300 integer digits: finite.
+        if (self.exp_at != 0 || end - self.tok > 300) && !self.surely_finite(buf, end) {
+            let span = &buf[self.tok..end];
+            let value = core::str::from_utf8(span)
+                .ok()
+                .and_then(|s| s.parse::<f64>().ok());
             if !matches!(value, Some(v) if v.is_finite()) {
                 return Err(JsonError::NumberRange);
             }
         }
-        self.nodes.push(Node { tag: T_NUMBER, a: self.tok, b: end });
+        self.nodes.push(Node {
+            tag: T_NUMBER,
+            a: self.tok,
+            b: end,
+        });
         self.value_done();
         Ok(())
     }
-}
-
-/// Cheap sufficient test for a number being finite: it is below 10^(integer digits + exponent),
-/// and anything below 10^308 is. Otherwise the caller parses it.
-#[inline]
-fn surely_finite(span: &[u8], has_exp: bool) -> bool {
-    let digits = span.iter().take_while(|&&b| b != b'.' && b != b'e' && b != b'E').count();
-    if !has_exp {
-        return digits <= 300;
-    }
-    let e = match span.iter().rposition(|&b| b == b'e' || b == b'E') {
-        Some(e) => e,
-        None => return false,
-    };
-    let (negative, exp) = match span.get(e + 1) {
-        Some(b'-') => (true, &span[e + 2..]),
-        Some(b'+') => (false, &span[e + 2..]),
-        _ => (false, &span[e + 1..]),
-    };
-    if exp.len() > 4 {
-        return exp.iter().take(exp.len() - 4).all(|&b| b == b'0') && surely_finite_exp(digits, negative, &exp[exp.len() - 4..]);
-    }
-    surely_finite_exp(digits, negative, exp)
-}
-
-fn surely_finite_exp(digits: usize, negative: bool, exp: &[u8]) -> bool {
-    let value = exp.iter().fold(0i64, |acc, &b| acc * 10 + (b - b'0') as i64);
-    let magnitude = digits as i64 + if negative { -value } else { value };
-    digits <= 300 && magnitude <= 308
 }
 
 /// Parses a complete body.
@@ -655,7 +740,8 @@ fn skip_plain(buf: &[u8], mut p: usize) -> usize {
         // A byte's high bit ends up set if it is `"` or `\\` (x - 1 borrows from zero), below 0x20
         // (x - 0x20 borrows) or non-ASCII. Borrows only flag bytes above a real hit, so the lowest
         // flagged byte is exact.
-        let hits = (q.wrapping_sub(ONES) | s.wrapping_sub(ONES) | v.wrapping_sub(ONES * 0x20) | v) & HIGHS;
+        let hits =
+            (q.wrapping_sub(ONES) | s.wrapping_sub(ONES) | v.wrapping_sub(ONES * 0x20) | v) & HIGHS;
         if hits != 0 {
             return p + (hits.trailing_zeros() / 8) as usize;
         }
@@ -693,7 +779,11 @@ fn check_key(
             // Equal names have equal fingerprints unless escapes are involved; only a fingerprint
             // match (or an escape) costs a walk to the earlier name and a real comparison.
             let kn = nodes[key];
-            let fp = if kesc { ESCAPED_FP } else { fingerprint(buf, kn.a, kn.b) };
+            let fp = if kesc {
+                ESCAPED_FP
+            } else {
+                fingerprint(buf, kn.a, kn.b)
+            };
             for j in 0..f.count {
                 let other = index.fps[j];
                 if other == fp || other == ESCAPED_FP || fp == ESCAPED_FP {
@@ -719,10 +809,18 @@ fn check_key(
             slots[i] = (h, k);
             k = next_sibling(nodes, k + 1);
         }
-        index.keys = Keys::Hash { slots, used: f.count, probes: 0 };
+        index.keys = Keys::Hash {
+            slots,
+            used: f.count,
+            probes: 0,
+        };
     }
     let flood = match index.keys {
-        Keys::Hash { ref mut slots, ref mut used, ref mut probes } => {
+        Keys::Hash {
+            ref mut slots,
+            ref mut used,
+            ref mut probes,
+        } => {
             let h = span_hash(kraw, kesc);
             let mask = slots.len() - 1;
             let mut i = h as usize & mask;
@@ -782,7 +880,10 @@ fn fingerprint(buf: &[u8], a: usize, b: usize) -> u64 {
         // Whole-word load, then drop the bytes past the name (the quote and what follows).
         load8(buf, a) & ((1u64 << (8 * len)) - 1)
     } else {
-        buf[a..b].iter().rev().fold(0u64, |acc, &x| (acc << 8) | x as u64)
+        buf[a..b]
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &x| (acc << 8) | x as u64)
     };
     // Clearing the top bit keeps the escape marker unambiguous.
     (fp ^ ((len as u64) << 56)) & !(1 << 63)
@@ -865,15 +966,26 @@ mod tests {
         assert!(matches!(p.indexes[0].keys, Keys::Tree(_)));
         let first = names[0].clone();
         let escaped_last = format!("\\u006e{}", &names[names.len() - 1][1..]);
-        assert_eq!(parse(body(Some(&first)).as_bytes(), DEPTH).map(|_| ()), Err(DuplicateKey));
-        assert_eq!(parse(body(Some(&escaped_last)).as_bytes(), DEPTH).map(|_| ()), Err(DuplicateKey));
+        assert_eq!(
+            parse(body(Some(&first)).as_bytes(), DEPTH).map(|_| ()),
+            Err(DuplicateKey)
+        );
+        assert_eq!(
+            parse(body(Some(&escaped_last)).as_bytes(), DEPTH).map(|_| ()),
+            Err(DuplicateKey)
+        );
     }
 
     #[test]
     fn honest_big_objects_stay_hashed() {
         let mut s = String::from("{");
         for i in 0..10_000 {
-            s.push_str(&format!("{}\"key{}\":{}", if i > 0 { "," } else { "" }, i, i));
+            s.push_str(&format!(
+                "{}\"key{}\":{}",
+                if i > 0 { "," } else { "" },
+                i,
+                i
+            ));
         }
         let mut p = Parser::new(DEPTH);
         p.feed(s.as_bytes()).unwrap();
@@ -882,8 +994,20 @@ mod tests {
 
     #[test]
     fn finiteness_shortcut_is_sound() {
-        for (num, sure) in [("1e307", true), ("9e306", true), ("1e308", false), ("123e305", true), ("1234e305", false), ("1e-999", true), ("1.5e-3", true), ("0e00000", true), ("12", true)] {
-            assert_eq!(surely_finite(num.as_bytes(), num.contains('e')), sure, "{}", num);
+        for (num, sure) in [
+            ("1e307", true),
+            ("9e306", true),
+            ("1e308", false),
+            ("123e305", true),
+            ("1234e305", false),
+            ("1e-999", true),
+            ("1.5e-3", true),
+            ("0e00000", true),
+            ("12", true),
+        ] {
+            let mut p = Parser::new(DEPTH);
+            p.feed(num.as_bytes()).unwrap();
+            assert_eq!(p.surely_finite(num.as_bytes(), num.len()), sure, "{}", num);
         }
     }
 }

@@ -60,7 +60,9 @@ pub(crate) fn hex_value(b: u8) -> Option<u32> {
 }
 
 fn hex4(s: &[u8]) -> u32 {
-    s[..4].iter().fold(0, |acc, &b| (acc << 4) | hex_value(b).unwrap_or(0))
+    s[..4]
+        .iter()
+        .fold(0, |acc, &b| (acc << 4) | hex_value(b).unwrap_or(0))
 }
 
 /// A piece of a decoded string: a run of bytes copied verbatim, or the character of one escape.
@@ -91,7 +93,10 @@ impl<'a> Iterator for Pieces<'a> {
             return None;
         }
         if raw[i] != b'\\' {
-            let end = raw[i..].iter().position(|&b| b == b'\\').map_or(raw.len(), |k| i + k);
+            let end = raw[i..]
+                .iter()
+                .position(|&b| b == b'\\')
+                .map_or(raw.len(), |k| i + k);
             self.i = end;
             return Some(Piece::Run(&raw[i..end]));
         }
@@ -131,7 +136,13 @@ pub(crate) struct DecodedBytes<'a> {
 
 impl<'a> DecodedBytes<'a> {
     pub(crate) fn new(raw: &'a [u8]) -> DecodedBytes<'a> {
-        DecodedBytes { pieces: Pieces::new(raw), run: &[], ch: [0; 4], ch_i: 0, ch_n: 0 }
+        DecodedBytes {
+            pieces: Pieces::new(raw),
+            run: &[],
+            ch: [0; 4],
+            ch_i: 0,
+            ch_n: 0,
+        }
     }
 }
 
@@ -161,12 +172,19 @@ impl<'a> Iterator for DecodedBytes<'a> {
     }
 }
 
+/// A span the parser validated as UTF-8 (the body is checked once, byte by byte, while parsing;
+/// spans are converted when read instead of converting the whole body). Never fails for such spans.
+#[inline]
+pub(crate) fn validated(span: &[u8]) -> &str {
+    core::str::from_utf8(span).unwrap_or("\u{FFFD}")
+}
+
 /// Appends the decoded text of a validated escaped span.
 pub(crate) fn decode_into(raw: &[u8], out: &mut String) {
     for piece in Pieces::new(raw) {
         match piece {
             // Runs of a validated span are whole UTF-8 sequences (they end at a backslash or the end).
-            Piece::Run(r) => out.push_str(core::str::from_utf8(r).unwrap_or("\u{FFFD}")),
+            Piece::Run(r) => out.push_str(validated(r)),
             Piece::Char(c) => out.push(c),
         }
     }

@@ -33,7 +33,14 @@ fn escaped(out: &mut Vec<u8>, bytes: &[u8]) {
         }
         out.extend_from_slice(&bytes[start..i]);
         if e == b'u' {
-            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(b >> 4) as usize],
+                HEX[(b & 15) as usize],
+            ]);
         } else {
             out.extend_from_slice(&[b'\\', e]);
         }

@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+// npm run edge:build — the Fastly Native package of the edge service:
+//   1. engine configuration from edge/router.ts (toolSource + the hosts' option validation; routers
+//      with JavaScript handlers fail closed here),
+//   2. cargo (Debian rustc 1.63) for wasm32-wasi with that configuration embedded (native/edge),
+//   3. wasm-opt -Oz → bin/main.wasm,
+//   4. fastly compute pack → pkg/<name>.tar.gz, fastly compute validate,
+//   5. our own check: main.wasm is a valid module importing only fastly_* and wasi_snapshot_preview1.
+// Flags: --from-fastly (called by `fastly compute build` through [scripts] build: stop after bin/main.wasm,
+// the CLI packs), --config <file> (embed this configuration instead of edge/router.ts),
+// --out <wasm> (write the binary elsewhere; implies no packaging).
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ROOT, FASTLY, WORK, EdgeError, run, configFor } from './edge-lib.mjs';
+import { checkImports } from '../wasm/native-host/host.mjs';
+
+const NATIVE = join(ROOT, 'native');
+const TARGET_DIR = join(NATIVE, 'target', 'edge');
+const TRIPLE = 'wasm32-wasi';
+
+function arg(name) {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+/** cargo build of pulse-edge with `configPath` embedded; returns the raw wasm path. */
+export function cargoEdge(configPath, targetDir = TARGET_DIR) {
+  const flags = ['-C', 'target-feature=+simd128', `--remap-path-prefix=${NATIVE}=/pulse`, `--remap-path-prefix=${targetDir}=/target`];
+  const env = { ...process.env, RUSTC: '/usr/bin/rustc', CARGO_TARGET_DIR: targetDir, CARGO_ENCODED_RUSTFLAGS: flags.join('\x1f'), PULSE_EDGE_CONFIG: configPath };
+  delete env.RUSTFLAGS;
+  delete env.RUSTC_WRAPPER;
+  run('/usr/bin/cargo', ['build', '--release', '--locked', '--target', TRIPLE, '-p', 'pulse-edge'], { cwd: NATIVE, env });
+  const out = join(targetDir, TRIPLE, 'release', 'pulse-edge.wasm');
+  if (!existsSync(out)) throw new EdgeError('NO_OUTPUT', 'cargo produced no pulse-edge.wasm');
+  return out;
+}
+
+export function optimize(raw, out) {
+  const wasmOpt = existsSync('/usr/bin/wasm-opt') ? '/usr/bin/wasm-opt' : join(ROOT, 'node_modules', '.bin', 'wasm-opt');
+  run(wasmOpt, ['-Oz', '--enable-simd', '--strip-debug', '--strip-producers', raw, '-o', out]);
+}
+
+/** Validates what `fastly compute validate` does not: a real module with only Compute imports. */
+export function checkWasm(path) {
+  const bytes = readFileSync(path);
+  if (!WebAssembly.validate(bytes)) throw new EdgeError('INVALID_WASM', `${path} is not a valid WebAssembly module`);
+  const module = new WebAssembly.Module(bytes);
+  checkImports(module);
+  const mods = [...new Set(WebAssembly.Module.imports(module).map((i) => i.module))].sort();
+  return { bytes: bytes.length, importModules: mods, imports: WebAssembly.Module.imports(module).length };
+}
+
+function manifestName() {
+  const m = /^name\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, 'fastly.toml'), 'utf8'));
+  if (!m) throw new EdgeError('MANIFEST', 'fastly.toml has no name');
+  return m[1];
+}
+
+/** Builds one Native binary for a configuration JSON text; used by the diff runner too. */
+export function buildNative(configJson, outWasm, targetDir = TARGET_DIR) {
+  mkdirSync(WORK, { recursive: true });
+  const cfgPath = join(WORK, `config-${Buffer.from(targetDir).toString('hex').slice(-16)}.json`);
+  if (!existsSync(cfgPath) || readFileSync(cfgPath, 'utf8') !== configJson) writeFileSync(cfgPath, configJson);
+  const raw = cargoEdge(cfgPath, targetDir);
+  mkdirSync(resolve(outWasm, '..'), { recursive: true });
+  optimize(raw, outWasm);
+  return checkWasm(outWasm);
+}
+
+async function main() {
+  const t0 = performance.now();
+  const fromFastly = process.argv.includes('--from-fastly');
+  const configFile = arg('--config');
+  const out = resolve(arg('--out') ?? join(ROOT, 'bin', 'main.wasm'));
+  const configJson = configFile ? readFileSync(resolve(configFile), 'utf8') : await configFor(join(ROOT, 'edge', 'router.ts'), { native: true });
+  const info = buildNative(configJson, out);
+  const line = (s) => process.stdout.write(`edge:build: ${s}\n`);
+  line(`${out.replace(ROOT + '/', '')} ${info.bytes} bytes, imports ${info.importModules.join(', ')}`);
+  if (fromFastly || arg('--out')) return;
+  const name = manifestName();
+  run(FASTLY, ['compute', 'pack', '--wasm-binary', out, '--non-interactive'], { cwd: ROOT });
+  const pkg = join(ROOT, 'pkg', `${name}.tar.gz`);
+  if (!existsSync(pkg)) throw new EdgeError('NO_PACKAGE', `fastly compute pack wrote no pkg/${name}.tar.gz`);
+  run(FASTLY, ['compute', 'validate', '-p', pkg, '--non-interactive'], { cwd: ROOT });
+  const listing = run('tar', ['-tzf', pkg]).split('\n').filter(Boolean);
+  for (const want of [`${name}/fastly.toml`, `${name}/bin/main.wasm`]) if (!listing.includes(want)) throw new EdgeError('PACKAGE_LAYOUT', `package lacks ${want}`);
+  const packed = join(WORK, 'packed-main.wasm');
+  writeFileSync(packed, run('tar', ['-xzOf', pkg, `${name}/bin/main.wasm`], { encoding: 'buffer' }));
+  checkWasm(packed);
+  line(`pkg/${name}.tar.gz ${statSync(pkg).size} bytes, validated; packed main.wasm imports only fastly_* and wasi_snapshot_preview1`);
+  line(`done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((e) => {
+    process.stderr.write(`edge:build: ${e.code ?? 'ERROR'}: ${e.code ? e.message : String(e && e.stack)}\n`);
+    process.exit(1);
+  });
+}

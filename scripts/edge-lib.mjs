@@ -1,0 +1,80 @@
+// Shared by the edge scripts: paths, process helpers, bundling TypeScript entry points with esbuild
+// (installed with vitest) and computing an engine configuration from a router module.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const FASTLY = join(ROOT, 'node_modules', '@fastly', 'cli-linux-x64', 'fastly');
+export const WORK = join(ROOT, 'native', 'target', 'edge-work');
+
+export class EdgeError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export function run(cmd, args, options = {}) {
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 << 20, ...options });
+  if (r.error) throw new EdgeError('SPAWN', `cannot run ${cmd}: ${r.error.code ?? 'error'}`);
+  if (r.status !== 0) {
+    process.stderr.write(r.stdout + r.stderr);
+    throw new EdgeError('EXIT', `${cmd} ${args[0]} exited with ${r.status}`);
+  }
+  return r.stdout;
+}
+
+/** Bundles a TypeScript/ESM entry for Node into `outfile` and returns its file URL. */
+export async function bundleForNode(entry, outfile, extra = {}) {
+  const esbuild = await import('esbuild');
+  mkdirSync(dirname(outfile), { recursive: true });
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    ...extra,
+  });
+  return pathToFileURL(outfile).href;
+}
+
+/**
+ * Engine configuration JSON for a router module exporting `router` and `options` (edge/router.ts
+ * shape), through the same option validation the TypeScript hosts use. Native targets first
+ * require every operation to be native.
+ */
+export async function configFor(routerModule, { native }) {
+  const stub = join(WORK, `config-${Date.now()}-${process.pid}.ts`);
+  mkdirSync(WORK, { recursive: true });
+  writeFileSync(
+    stub,
+    [
+      `import { router, options } from ${JSON.stringify(routerModule)};`,
+      `import { toolSource, assertNativeEligible } from ${JSON.stringify(join(ROOT, 'src', 'router'))};`,
+      `import { resolveOptions } from ${JSON.stringify(join(ROOT, 'src', 'options'))};`,
+      'export function configJson(native) {',
+      '  if (native) assertNativeEligible(router);',
+      '  return resolveOptions({ ...options, tools: toolSource(router) }).configJson;',
+      '}',
+    ].join('\n'),
+  );
+  const url = await bundleForNode(stub, stub.replace(/\.ts$/, '.mjs'));
+  const mod = await import(url);
+  try {
+    return mod.configJson(native);
+  } catch (e) {
+    if (e && e.code === 'PULSE_ERR_NATIVE_INELIGIBLE') {
+      throw new EdgeError(
+        'NATIVE_INELIGIBLE',
+        'this router has JavaScript handlers (or operations not eligible for fastly-native); the Native service runs only static, corpus and backend handlers. Build the Fastly JavaScript package instead: npm run edge:build:js',
+      );
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The one test command (README: `npm ci && npm test`; `npm test` runs this file).
+# Runs every suite, keeps going after failures, sums the counts of all suites and prints exactly one
+# final line `N passed, N failed`; exits non-zero when anything failed.
+#   suites: toolchain set-up, build, cargo test (native/), committed-artifact check, vitest on the
+#   machine's Node, vitest on Node 24 (npm `node` package), and `npm run diff` / `npm run qualify`
+#   when package.json defines them.
+# Per-suite logs and reports go to .test-results/.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$(pwd)
+OUT="$ROOT/.test-results"
+mkdir -p "$OUT"
+PASSED=0
+FAILED=0
+NODE24_SPEC=${PULSE_NODE24:-node@24}
+OPTIONAL_TIMEOUT=${PULSE_OPTIONAL_TIMEOUT:-600}
+
+count() { # suite passed failed
+  PASSED=$((PASSED + $2))
+  FAILED=$((FAILED + $3))
+  printf '== %-22s %s passed, %s failed\n' "$1" "$2" "$3"
+}
+
+# A suite that is one pass/fail unit (its exit status).
+unit() { # suite logfile command...
+  local suite=$1 log=$2
+  shift 2
+  if "$@" >"$log" 2>&1; then count "$suite" 1 0; else
+    tail -n 40 "$log" | sed 's/^/   | /'
+    count "$suite" 0 1
+  fi
+}
+
+# Counts from a vitest JSON report; a file that failed to load counts as one failure.
+vitest_counts() { # report.json
+  node -e '
+    const fs = require("fs");
+    let r;
+    try { r = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); } catch { console.log("0 1"); process.exit(0); }
+    const broken = (r.testResults || []).filter((f) => f.status === "failed" && (f.assertionResults || []).length === 0).length;
+    console.log(`${r.numPassedTests || 0} ${(r.numFailedTests || 0) + broken}`);
+  ' "$1"
+}
+
+vitest_suite() { # suite report node-command...
+  local suite=$1 report=$2
+  shift 2
+  rm -f "$report"
+  "$@" run --exclude test/artifacts.test.ts --reporter=default --reporter=json --outputFile.json="$report" \
+    >"$OUT/$suite.log" 2>&1
+  local rc=$?
+  read -r p f < <(vitest_counts "$report")
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # crashed without a report of failures
+  if [ "$f" -ne 0 ]; then grep -E '(FAIL|×|✗| Error:)' "$OUT/$suite.log" | head -n 60 | sed 's/^/   | /'; fi
+  count "$suite" "$p" "$f"
+}
+
+# Optional suites: counted from their own final "N passed, N failed" line, else by exit status.
+optional_suite() { # script-name
+  local name=$1
+  if ! node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$name"; then return; fi
+  timeout "$OPTIONAL_TIMEOUT" npm run --silent "$name" >"$OUT/$name.log" 2>&1
+  local rc=$?
+  local line
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$OUT/$name.log" | tail -n 1)
+  if [ -n "$line" ]; then
+    local p f
+    p=${line%% passed*}
+    f=${line#*, }
+    f=${f%% failed}
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    count "npm run $name" "$p" "$f"
+  elif [ "$rc" -eq 0 ]; then count "npm run $name" 1 0
+  else
+    tail -n 30 "$OUT/$name.log" | sed 's/^/   | /'
+    count "npm run $name" 0 1
+  fi
+}
+
+# 1. Toolchain (Debian rustc/cargo for wasm32, lld, binaryen).
+if [ -f scripts/setup.sh ]; then unit setup "$OUT/setup.log" bash scripts/setup.sh
+else echo 'scripts/setup.sh is missing'; count setup 0 1; fi
+
+# 2. Build the package (dist/), needed by the type and bench consumers.
+unit build "$OUT/build.log" npm run --silent build
+
+# 3. Rust unit tests with rustup's cargo on the host.
+CARGO_BIN=${CARGO:-$HOME/.cargo/bin/cargo}
+[ -x "$CARGO_BIN" ] || CARGO_BIN=cargo
+(cd native && "$CARGO_BIN" test --color never) >"$OUT/cargo-test.log" 2>&1
+rc=$?
+read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$OUT/cargo-test.log")
+if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; tail -n 30 "$OUT/cargo-test.log" | sed 's/^/   | /'; fi
+if [ "$f" -ne 0 ]; then grep -E '^test .* FAILED$|panicked at' "$OUT/cargo-test.log" | head -n 40 | sed 's/^/   | /'; fi
+count 'cargo test' "$p" "$f"
+
+# 4. Committed artifacts equal a fresh deterministic build (test/artifacts.test.ts runs
+#    `node scripts/build-core.mjs --check`); run once here, excluded from the runs below.
+rm -f "$OUT/artifacts.json"
+npx vitest run test/artifacts.test.ts --reporter=default --reporter=json --outputFile.json="$OUT/artifacts.json" >"$OUT/artifacts.log" 2>&1
+rc=$?
+read -r p f < <(vitest_counts "$OUT/artifacts.json")
+if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+if [ "$f" -ne 0 ]; then tail -n 30 "$OUT/artifacts.log" | sed 's/^/   | /'; fi
+count 'artifact check' "$p" "$f"
+
+# 5. vitest on this machine's Node.
+vitest_suite "vitest-node$(node -p 'process.versions.node.split(".")[0]')" "$OUT/vitest-node.json" npx vitest
+
+# 6. The same suites on Node 24 from the npm `node` package (cached after the first run).
+if npx -y -p "$NODE24_SPEC" node --version >"$OUT/node24-version.log" 2>&1; then
+  vitest_suite vitest-node24 "$OUT/vitest-node24.json" npx -y -p "$NODE24_SPEC" node node_modules/vitest/vitest.mjs
+else
+  tail -n 5 "$OUT/node24-version.log" | sed 's/^/   | /'
+  count vitest-node24 0 1
+fi
+
+# 7. Suites other parts of the project add later, run when their scripts exist.
+optional_suite diff
+optional_suite qualify
+
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
