@@ -20,5 +20,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     server.close(() => process.exit(0));
     server.closeAllConnections();
+    // Sockets in a lingering close are not the server's any more; do not wait for them.
+    setTimeout(() => process.exit(0), 1000).unref();
   });
 }

@@ -7,6 +7,12 @@ import net from 'node:net';
 
 const children = new Map(); // pid -> ChildProcess
 
+/** One line, bounded, never a stack; the SDK embeds the server's JSON error body in its message. */
+export function errorLine(e) {
+  const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return msg.replace(/\s+/g, ' ').slice(0, 400);
+}
+
 function killGroup(pid, signal) {
   try { process.kill(-pid, signal); } catch { try { process.kill(pid, signal); } catch { /* already gone */ } }
 }
@@ -170,6 +176,7 @@ export async function startRecordingProxy(upstreamPort, expectedToken) {
           if (m.result?.protocolVersion) rec.resultProtocolVersion = m.result.protocolVersion;
           if (m.result?.supportedVersions) rec.supportedVersions = m.result.supportedVersions;
           if (m.result && m.result.isError === true) rec.isError = true;
+          if (m.result && 'resultType' in m.result) rec.resultType = m.result.resultType;
         }
         res.end();
       };

@@ -4,6 +4,7 @@
 //   node qualify/run.mjs                      against the example server (`npm start`)
 //   node qualify/run.mjs --against-reference  against qualify/reference-server.mjs (official SDK server 2.4.0)
 //   node qualify/run.mjs --server-script edge:serve   another package.json script that honours HOST/PORT/LEGACY_PROTOCOL
+//   node qualify/run.mjs --server-command 'node my-host.mjs'   any command honouring HOST/PORT/LEGACY_PROTOCOL
 //   options: --only <substring>  --report <file>  --keep-home  --server-timeout <ms>
 //
 // Two servers are started on free 127.0.0.1 ports: modern-only (default
@@ -14,8 +15,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { start, run, freePort, waitForPort, startRecordingProxy, wireSummary, killAllChildren } from './lib.mjs';
-import * as sdk from './sdk.mjs';
+import { start, run, freePort, waitForPort, startRecordingProxy, wireSummary, killAllChildren, errorLine } from './lib.mjs';
 import * as claude from './claude.mjs';
 import * as codex from './codex.mjs';
 import * as inspector from './inspector.mjs';
@@ -41,6 +41,8 @@ const PLANNED = [
   'inspector.tools/list modern', 'inspector.tools/call modern',
 ];
 const LEGACY = '2025-06-18';
+// Loaded after the install step so the SDK client always comes from qualify/node_modules.
+let sdk;
 
 function parseArgs(argv) {
   const o = { reference: false, script: 'start', only: null, report: path.join(ROOT, 'qualify-report.json'), keepHome: false, serverTimeoutMs: 60_000 };
@@ -49,6 +51,7 @@ function parseArgs(argv) {
     if (a === '--against-reference') o.reference = true;
     else if (a === '--only') o.only = argv[++i];
     else if (a === '--server-script') o.script = argv[++i];
+    else if (a === '--server-command') o.command = argv[++i];
     else if (a === '--report') o.report = path.resolve(argv[++i]);
     else if (a === '--keep-home') o.keepHome = true;
     else if (a === '--server-timeout') o.serverTimeoutMs = Number(argv[++i]);
@@ -81,7 +84,8 @@ function installedVersion(pkg) {
 
 // ---------------------------------------------------------------- servers
 
-function serverCommand(reference, script) {
+function serverCommand(reference, script, command) {
+  if (command) return { cmd: 'sh', args: ['-c', command], label: command };
   if (reference) return { cmd: process.execPath, args: [path.join(QUALIFY_DIR, 'reference-server.mjs')], label: 'qualify/reference-server.mjs (@modelcontextprotocol/server 2.4.0)' };
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   const body = pkg.scripts?.[script];
@@ -126,20 +130,16 @@ class Steps {
   constructor(only) { this.only = only; this.list = []; }
   wanted(id) { return !this.only || id.includes(this.only); }
   /** Runs fn as one pass/fail step; wire facts come from the server's proxy for this step only. */
-  async step(id, { client, server, expect }, fn) {
-    if (!this.wanted(id)) return undefined;
+  async step(id, { client, server, expect, always = false }, fn) {
+    if (!always && !this.wanted(id)) return undefined;
     server?.proxy.setStep(id);
     const t0 = performance.now();
     const rec = { id, client, server: server?.profile ?? null, expect, ok: false };
-    let value;
     try {
-      const r = await fn();
-      value = r?.value;
-      rec.detail = r?.detail ?? r ?? null;
-      if (rec.detail && 'value' in rec.detail) delete rec.detail.value;
+      rec.detail = (await fn()) ?? null;
       rec.ok = true;
     } catch (e) {
-      rec.error = sdk.errorLine(e).replace(/^Error: /, '');
+      rec.error = errorLine(e).replace(/^Error: /, '');
     }
     rec.ms = Math.round(performance.now() - t0);
     if (server) {
@@ -150,7 +150,7 @@ class Steps {
       rec.revision = rec.wire.revisions.join(',') || null;
     }
     this.record(rec);
-    return rec.ok ? (value ?? true) : undefined;
+    return rec.ok;
   }
   /** Records a step that could not run because an earlier one failed; it counts as failed. */
   skip(id, { client, server, expect }, reason) {
@@ -251,7 +251,8 @@ async function sdkSteps(S, ctx) {
       const tool = pickProbeTool(t, reference);
       const r = await sdk.callTool(legacyConn, tool.name, validArgs(tool));
       need(r.isError !== true, 'isError true');
-      need(!('resultType' in r), 'legacy result carries the modern resultType field');
+      const wire = dual.proxy.forStep('sdk.legacy0618.dual tools/list+call');
+      need(wire.every((x) => x.resultType === undefined), 'a legacy result carries the modern resultType field');
       return { tools: t.length, called: tool.name, ...summarizeResult(r) };
     });
     await legacyConn.close();
@@ -259,7 +260,7 @@ async function sdkSteps(S, ctx) {
   await S.step('sdk.legacy0618.modern refused', { ...base, server: modern, expect: 'connect fails with -32022' }, async () => {
     let c;
     try { c = await sdk.connect(modern.url, 'legacy0618'); } catch (e) {
-      const line = sdk.errorLine(e);
+      const line = errorLine(e);
       const wire = modern.proxy.forStep('sdk.legacy0618.modern refused').find((r) => r.rpcMethod === 'initialize');
       need(wire?.errorCode === -32022 || /-32022/.test(line), `failed, but not with -32022: ${line}`);
       return { httpStatus: wire?.status ?? null, code: wire?.errorCode ?? null, message: wire?.errorMessage ?? null };
@@ -454,7 +455,7 @@ async function main() {
   const S = new Steps(opts.only);
   const report = {
     generatedAt: new Date().toISOString(),
-    target: opts.reference ? 'reference' : opts.script === 'start' ? 'pulse' : `pulse (npm run ${opts.script})`,
+    target: opts.reference ? 'reference' : opts.command ? 'custom command' : opts.script === 'start' ? 'pulse' : `pulse (npm run ${opts.script})`,
     node: process.version,
     source: await sourceRevision(),
     servers: {},
@@ -463,19 +464,20 @@ async function main() {
   const servers = [];
   try {
     const inst = await ensureClients();
+    sdk = await import('./sdk.mjs');
     report.install = inst;
     for (const [k, pkg] of Object.entries(CLIENT_PACKAGES)) report.clients[k] = { package: pkg, pinned: PINS[pkg], installed: installedVersion(pkg) };
-    await S.step('install pinned clients', { client: 'npm ci --prefix qualify', expect: 'installed versions equal the pins' }, async () => {
+    await S.step('install pinned clients', { client: 'npm ci --prefix qualify', expect: 'installed versions equal the pins', always: true }, async () => {
       const off = Object.values(report.clients).filter((c) => c.installed !== c.pinned);
       need(!off.length, `version mismatch: ${off.map((c) => `${c.package} ${c.installed} != ${c.pinned}`).join(', ')}`);
       return { installedNow: inst.installed, ms: inst.ms };
     });
     const versions = Object.fromEntries(Object.entries(report.clients).map(([k, c]) => [k, c.installed]));
 
-    const command = serverCommand(opts.reference, opts.script);
+    const command = serverCommand(opts.reference, opts.script, opts.command);
     report.serverCommand = command.label ?? null;
     let modern, dual;
-    await S.step('start servers', { client: 'harness', expect: 'modern-only and dual (LEGACY_PROTOCOL=2025-06-18) listen on 127.0.0.1' }, async () => {
+    await S.step('start servers', { client: 'harness', expect: 'modern-only and dual (LEGACY_PROTOCOL=2025-06-18) listen on 127.0.0.1', always: true }, async () => {
       need(!command.error, command.error);
       const built = await prestart(command);
       const r = await Promise.allSettled([startServer('modern', command, token, opts.serverTimeoutMs), startServer('dual', command, token, opts.serverTimeoutMs)]);
@@ -501,7 +503,7 @@ async function main() {
       for (const id of PLANNED) S.skip(id, { client: id.split('.')[0] }, 'the servers did not start');
     }
   } catch (e) {
-    S.list.push({ id: 'harness', ok: false, error: sdk.errorLine(e), ms: 0 });
+    S.list.push({ id: 'harness', ok: false, error: errorLine(e), ms: 0 });
   } finally {
     for (const s of servers) { await s.proxy.close(); await s.proc.stop(); }
     killAllChildren();

@@ -13,12 +13,6 @@ export const MODES = {
   legacy0618: { supportedProtocolVersions: ['2025-06-18'] },
 };
 
-/** One line, bounded, never a stack; the SDK embeds the server's JSON error body in its message. */
-export function errorLine(e) {
-  const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  return msg.replace(/\s+/g, ' ').slice(0, 400);
-}
-
 export async function connect(url, mode) {
   const client = new Client(CLIENT_INFO, MODES[mode]);
   const transport = new StreamableHTTPClientTransport(new URL(url));

@@ -45,6 +45,11 @@ if (tsc.status !== 0) {
   process.exit(1);
 }
 
+// tsc re-indents the generated wasm2js module, more than doubling it; the text has no multi-line
+// string literals, so leading whitespace carries no meaning there.
+const wasm2js = join(STAGE, 'cjs', 'core', 'artifacts', 'core-wasm2js.js');
+if (existsSync(wasm2js)) writeFileSync(wasm2js, readFileSync(wasm2js, 'utf8').replace(/^[ \t]+/gm, ''));
+
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const require = createRequire(import.meta.url);
 mkdirSync(join(STAGE, 'esm'), { recursive: true });

@@ -1,7 +1,7 @@
 // Shared by the edge scripts: paths, process helpers, bundling TypeScript entry points with esbuild
 // (installed with vitest) and computing an engine configuration from a router module.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -64,8 +64,14 @@ export async function configFor(routerModule, { native }) {
       '}',
     ].join('\n'),
   );
-  const url = await bundleForNode(stub, stub.replace(/\.ts$/, '.mjs'));
-  const mod = await import(url);
+  const bundled = stub.replace(/\.ts$/, '.mjs');
+  let mod;
+  try {
+    mod = await import(await bundleForNode(stub, bundled));
+  } finally {
+    rmSync(stub, { force: true });
+    rmSync(bundled, { force: true });
+  }
   try {
     return mod.configJson(native);
   } catch (e) {

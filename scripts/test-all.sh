@@ -56,19 +56,19 @@ vitest_suite() { # suite report node-command...
   count "$suite" "$p" "$f"
 }
 
-# Optional suites: counted from their own final "N passed, N failed" line, else by exit status.
+# Optional suites: counted from their own last "N passed, N failed…" line, else by exit status.
 optional_suite() { # script-name
   local name=$1
   if ! node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$name"; then return; fi
   timeout "$OPTIONAL_TIMEOUT" npm run --silent "$name" >"$OUT/$name.log" 2>&1
   local rc=$?
   local line
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$OUT/$name.log" | tail -n 1)
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$OUT/$name.log" | tail -n 1)
   if [ -n "$line" ]; then
     local p f
     p=${line%% passed*}
     f=${line#*, }
-    f=${f%% failed}
+    f=${f%% failed*}
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
     count "npm run $name" "$p" "$f"
   elif [ "$rc" -eq 0 ]; then count "npm run $name" 1 0

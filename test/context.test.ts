@@ -13,7 +13,7 @@ interface Counter {
 }
 
 async function counter(reply: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<Counter> {
-  const c = { url: '', hits: 0, close: async () => undefined };
+  const c: Counter = { url: '', hits: 0, close: async () => undefined };
   const server = http.createServer((req, res) => {
     c.hits += 1;
     reply(req, res);

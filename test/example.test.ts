@@ -79,7 +79,7 @@ describe('the context router', () => {
 
   it('explain_diagnostic admits exactly the diagnostic ids', () => {
     const op = router.definition().operations.find((o) => o.name === 'explain_diagnostic')!;
-    const input = op.input as { fields: { id: { codec: { values: string[] } } } };
+    const input = op.input as unknown as { fields: { id: { codec: { values: string[] } } } };
     expect(input.fields.id.codec.values).toEqual(corpus.entries.diagnostics.map((d) => d.id));
   });
 

@@ -9,8 +9,11 @@ import { jsonTree, mutatedText, mutation, serialize, splitAt, type Mutation, typ
 import { send } from './support/raw-http';
 import { referenceVerdict } from './support/reference-json';
 
-const RUNS = Number(process.env.PULSE_PROPERTY_RUNS ?? 400);
-const SEED = process.env.PULSE_PROPERTY_SEED ? Number(process.env.PULSE_PROPERTY_SEED) : undefined;
+// Fixed seed by default so every run checks the same cases (and counts stay comparable);
+// PULSE_PROPERTY_SEED=random explores, any number replays (fast-check prints the seed on failure).
+const RUNS = Number(process.env.PULSE_PROPERTY_RUNS ?? 1000);
+const SEED_ENV = process.env.PULSE_PROPERTY_SEED ?? '20261202';
+const SEED = SEED_ENV === 'random' ? undefined : Number(SEED_ENV);
 const params = (numRuns: number) => ({ numRuns, ...(SEED !== undefined ? { seed: SEED } : {}) });
 
 const enc = new TextEncoder();
@@ -184,7 +187,7 @@ describe('chunk boundaries never change the verdict', () => {
     });
     afterAll(async () => srv.close());
 
-    it(`same reply as the unsplit Fetch reply (${Math.round(RUNS / 4)} cases)`, async () => {
+    it(`same reply as the unsplit Fetch reply (${Math.round(RUNS / 5)} cases)`, async () => {
       await fc.assert(
         fc.asyncProperty(chunkCase, async ({ c, cuts }) => {
           const body = bodyOf(mutatedText(c.tree, c.seed, c.m), c.wrap);
@@ -196,7 +199,7 @@ describe('chunk boundaries never change the verdict', () => {
           const raw = ex.response!.body.toString('utf8');
           expect({ status: ex.response!.status, code: codeOf(raw), raw }, `chunks at ${chunks.map((x) => x.length)}`).toStrictEqual(whole);
         }),
-        params(Math.round(RUNS / 4)),
+        params(Math.round(RUNS / 5)),
       );
     });
   });

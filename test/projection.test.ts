@@ -184,6 +184,19 @@ describe('projection agrees with the core codec program', () => {
     );
   });
 
+  it('spells every double the way JSON.stringify does', () => {
+    const { manifest } = compileRouter(router(undefined, { kind: 'json', maxBytes: 65536, maxDepth: 2 }));
+    const engine = engineFor(manifest);
+    const doubles = fc.array(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 })), { minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(doubles, (xs) => {
+        const r = callTool(engine, 'out', {}, () => ({ ok: true, output: xs }));
+        expect(r.body.result.content[0].text).toBe(JSON.stringify(xs));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('outputs: the core encodes whatever validates, and what it encodes validates', () => {
     fc.assert(
       fc.property(withValues, ([d, values]) => {

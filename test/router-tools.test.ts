@@ -34,7 +34,7 @@ const router = new EntityRouter('table')
     output: codec.object({ text: codec.string() }),
     handler: (_ctx, { bytes }) => ({ text: 'x'.repeat(bytes) }),
   })
-  .operation('slow', { handler: () => new Promise(() => undefined) });
+  .operation('slow', { handler: () => new Promise<never>(() => undefined) });
 
 const server = mcp({ router, serverInfo: { name: 'table', version: '1' } });
 
@@ -141,7 +141,7 @@ describe('tools outcome table (static binding)', () => {
   });
 
   it('a handler past the 5 s execution budget → 200 isError', async () => {
-    const fast = mcp({ router: new EntityRouter('slow').operation('slow', { handler: () => new Promise(() => undefined) }), serverInfo: { name: 's', version: '1' }, limits: { deadlineMs: 300 } });
+    const fast = mcp({ router: new EntityRouter('slow').operation('slow', { handler: () => new Promise<never>(() => undefined) }), serverInfo: { name: 's', version: '1' }, limits: { deadlineMs: 300 } });
     const t0 = Date.now();
     const res = await fast.handle({
       request: new Request('http://127.0.0.1/mcp', {

@@ -145,3 +145,21 @@ describe('official client against JavaScript handlers', () => {
     }
   });
 });
+
+describe('official client on the legacy 2025-06-18 profile', () => {
+  it('initializes, lists and calls when the profile is enabled', async () => {
+    const { server: s, url: u } = await listen(createMcpNodeHandler({ tools: toolSource(router), legacyProtocol: '2025-06-18' }));
+    const c = new Client({ name: 'pulse-legacy', version: '1.0.0' }, { supportedProtocolVersions: ['2025-06-18'] });
+    try {
+      await c.connect(new StreamableHTTPClientTransport(u));
+      expect(c.getNegotiatedProtocolVersion()).toBe('2025-06-18');
+      const { tools } = await c.listTools();
+      expect(tools).toHaveLength(5);
+      const r = (await c.callTool({ name: 'explain_diagnostic', arguments: { id: 'http-405' } })) as ToolResult;
+      expect(r.structuredContent.id).toBe('http-405');
+    } finally {
+      await c.close();
+      await close(s);
+    }
+  });
+});

@@ -5,7 +5,7 @@
  * (no stemming, no stop words). Tokens longer than MAX_TOKEN bytes are dropped on both sides.
  */
 import type { CorpusDefinition } from '../router/definition';
-import type { ManifestCorpus, ManifestCorpusEntry, ManifestTerm } from './types';
+import type { ManifestCorpus, ManifestCorpusEntry } from './types';
 
 export const MAX_TOKEN = 64;
 
@@ -50,13 +50,18 @@ export function buildCorpusIndex(def: CorpusDefinition): ManifestCorpus {
     }
   });
   const n = entries.length;
-  const terms: ManifestTerm[] = [...postings.keys()].sort(byCodeUnit).map((t) => {
-    const p = postings.get(t)!;
-    const df = p.length / 2;
-    // BM25 idf, fixed-point millionths: computed once here so no transcendental function runs in the
-    // core, whose float results could otherwise differ in the last bit between targets.
-    const idf = Math.round(Math.log(1 + (n - df + 0.5) / (df + 0.5)) * 1e6);
-    return [t, idf, p] as const;
+  const terms = [...postings.keys()].sort(byCodeUnit);
+  // BM25 idf, fixed-point millionths: computed once here so no transcendental function runs in the
+  // core, whose float results could otherwise differ in the last bit between targets.
+  const idf = terms.map((t) => {
+    const df = postings.get(t)!.length / 2;
+    return Math.round(Math.log(1 + (n - df + 0.5) / (df + 0.5)) * 1e6);
   });
-  return { version: def.version, entries, lengths, terms };
+  const packed = terms.map((t) => {
+    const p = postings.get(t)!;
+    const pairs: string[] = [];
+    for (let i = 0; i < p.length; i += 2) pairs.push(`${p[i]}:${p[i + 1]}`);
+    return pairs.join(',');
+  });
+  return { version: def.version, entries, lengths: lengths.join(' '), terms: terms.join(' '), idf: idf.join(' '), postings: packed.join(' ') };
 }

@@ -55,15 +55,22 @@ export interface ManifestTool {
 
 /** `[id, title, collection, text, tags]` */
 export type ManifestCorpusEntry = readonly [string, string, string, string, readonly string[]];
-/** `[term, idf in millionths, [entry, termFrequency, entry, termFrequency, …]]`, sorted by term. */
-export type ManifestTerm = readonly [string, number, readonly number[]];
 
+/**
+ * The prebuilt BM25 index. Numbers and terms are packed into space-separated text so the core
+ * scans them without a JSON node per number (it rebuilds this on every edge request).
+ */
 export interface ManifestCorpus {
   readonly version: string;
   readonly entries: readonly ManifestCorpusEntry[];
-  /** Token count of each entry (title, tags and text). */
-  readonly lengths: readonly number[];
-  readonly terms: readonly ManifestTerm[];
+  /** Token count of each entry (title, tags and text): `"12 40 7"`. */
+  readonly lengths: string;
+  /** Distinct terms sorted by byte order: `"alpha beta gamma"`. */
+  readonly terms: string;
+  /** BM25 idf of each term in integer millionths, in term order: `"182322 510826 510826"`. */
+  readonly idf: string;
+  /** Postings of each term, in term order: `entry:tf` pairs joined by `,`: `"0:2,1:1 1:2 0:1"`. */
+  readonly postings: string;
 }
 
 export interface Manifest {

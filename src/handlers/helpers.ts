@@ -89,8 +89,9 @@ function corpus(opts: { corpus: string; action: 'search' | 'read' | 'list'; topK
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-// An absolute path of RFC 3986 pchars: no query, fragment, authority (`//`) or dot segments.
-const PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/%]{0,1023}$/;
+// An absolute path of unreserved characters (the compiler's rule): no query, fragment, authority
+// (`//`), percent-escapes or dot segments.
+const PATH = /^\/(?!\/)[A-Za-z0-9\-._~/]{0,1023}$/;
 
 /** One governed HTTP call to a declared backend; the core builds the body from the decoded input. */
 function backend(opts: {

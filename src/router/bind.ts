@@ -7,7 +7,7 @@ import { compileRouter, type CompiledRouter, type CompileOptions } from '../comp
 import { createMcpHttpHandler } from '../index';
 import type { McpHandlerOutcome, McpToolSource } from '../options';
 import { createHandlerRunner, type ContextOptions, type HandlerRunner, type KvStore, type LogSink } from '../handlers/context';
-import { fail } from './errors';
+import { fail, PulseRouterError } from './errors';
 import { isEntityRouter, routerDefinition, type EntityRouter } from './router';
 
 export interface ToolSourceOptions extends ContextOptions {
@@ -149,7 +149,7 @@ export function mcp(options: McpBindingOptions): McpBinding {
   });
   return Object.freeze({
     handle(ctx: PulseRequestContext): Promise<Response> {
-      if (!isRecord(ctx) || !(ctx.request instanceof Request)) return Promise.reject(new TypeError('handle(ctx) needs ctx.request'));
+      if (!isRecord(ctx) || !(ctx.request instanceof Request)) return Promise.reject(new PulseRouterError('PULSE_ERR_OPTIONS', 'handleContext'));
       return handler.fetch(ctx.request);
     },
   });

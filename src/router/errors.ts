@@ -58,8 +58,8 @@ const MESSAGES = {
     'The router has JavaScript handlers, which run in JavaScript hosts only; the Native target admits static, corpus and backend handlers only',
   mcpOptions: 'mcp options are invalid (router, serverInfo, legacyProtocol, limits)',
   limitsRaise: 'Limits may only lower the static binding ceilings',
+  handleContext: 'handle(ctx) needs the Pulse request context with ctx.request',
   toolSourceOptions: 'Tool source options are invalid (secrets, kv, log)',
-  compilerMissing: 'The manifest compiler is not available in this build',
   jsonRpcUnavailable: 'The JSON-RPC adapter is not available in this build',
   // context
   fetchDenied: 'Fetch destination is not a declared backend origin',

@@ -4,7 +4,7 @@
 // socket; workers reach them through blocking RPCs (see worker.mjs). Binds 127.0.0.1 only.
 import { createServer, request as httpRequest } from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { S, SEND_ERR, KV_ERR } from './status.mjs';
@@ -482,6 +482,12 @@ async function main() {
     process.exit(2);
   }
   const toml = resolve(o.toml || 'fastly.toml');
+  for (const [what, path] of [['wasm module', resolve(o.wasm)], ['fastly.toml', toml]]) {
+    if (!existsSync(path)) {
+      process.stderr.write(`native-host: ${what} not found: ${path}${what === 'wasm module' ? ' (run npm run edge:build)' : ''}\n`);
+      process.exit(1);
+    }
+  }
   let h;
   try {
     h = await startHost({ wasm: resolve(o.wasm), toml, addr: o.addr, verbose: o.verbose, workers: Number(process.env.PULSE_HOST_WORKERS || 2) });

@@ -12,27 +12,37 @@ const SNIPPET_CHARS: usize = 240;
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 
-pub struct Entry {
-    pub id: String,
-    title: String,
-    collection: String,
-    text: String,
-    tags: Vec<String>,
+/// Byte range into `Corpus::text`.
+#[derive(Clone, Copy)]
+struct Span(u32, u32);
+
+struct Entry {
+    id: Span,
+    title: Span,
+    collection: Span,
+    text: Span,
+    /// Range into `Corpus::tags`.
+    tags: (u32, u32),
 }
 
 struct Term {
-    text: String,
+    text: Span,
     idf: f64,
-    /// (entry, term frequency)
-    postings: Vec<(u32, u32)>,
+    /// Range into `Corpus::postings` (entry, frequency pairs flattened).
+    postings: (u32, u32),
 }
 
+/// One corpus, stored in a few flat buffers: construction runs on every edge request, so it
+/// copies each string once into one arena instead of allocating per entry, term and posting.
 pub struct Corpus {
+    text: String,
     entries: Vec<Entry>,
+    tags: Vec<Span>,
     lengths: Vec<u32>,
     avg_len: f64,
     /// Sorted by text (byte order).
     terms: Vec<Term>,
+    postings: Vec<u32>,
     /// Entry indexes sorted by id, for `read`.
     by_id: Vec<u32>,
 }
@@ -46,120 +56,166 @@ pub fn tokenize(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn string(v: Option<Value<'_>>) -> Result<String, &'static str> {
+/// Space-separated words; the empty text has none.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(' ').filter(|w| !w.is_empty())
+}
+
+/// A decimal u32 (digits only).
+fn number(w: &str) -> Result<u32, &'static str> {
+    const ERR: &str = "tools: corpus index numbers must be non-negative integers";
+    if w.is_empty() || !w.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ERR);
+    }
+    w.parse::<u32>().map_err(|_| ERR)
+}
+
+fn numbers(text: &str) -> Result<Vec<u32>, &'static str> {
+    words(text).map(number).collect()
+}
+
+/// Appends a string member to the arena.
+fn push(arena: &mut String, v: Option<Value<'_>>) -> Result<Span, &'static str> {
     match v {
-        Some(Value::String(s)) => Ok(s.as_str().into_owned()),
+        Some(Value::String(s)) => {
+            let start = arena.len();
+            arena.push_str(&s.as_str());
+            if arena.len() > u32::MAX as usize {
+                return Err("tools: corpus is too large");
+            }
+            Ok(Span(start as u32, arena.len() as u32))
+        }
         _ => Err("tools: corpus entry fields must be strings"),
     }
 }
 
-fn uint(v: Value<'_>) -> Result<u64, &'static str> {
-    v.as_number()
-        .and_then(|n| n.as_safe_integer())
-        .filter(|&i| i >= 0)
-        .map(|i| i as u64)
-        .ok_or("tools: corpus index numbers must be non-negative integers")
-}
-
 impl Corpus {
+    fn s(&self, span: Span) -> &str {
+        &self.text[span.0 as usize..span.1 as usize]
+    }
+
     pub fn from_value(v: Value<'_>) -> Result<Corpus, &'static str> {
         let o = v.as_object().ok_or("tools: corpus must be an object")?;
         let ev = o
             .get("entries")
             .and_then(|v| v.as_array())
             .ok_or("tools: corpus needs entries")?;
+        let mut text = String::new();
+        let mut tags = Vec::new();
         let mut entries = Vec::with_capacity(ev.len());
         for e in ev.iter() {
             let e = e
                 .as_array()
                 .filter(|a| a.len() == 5)
                 .ok_or("tools: corpus entry must be [id, title, collection, text, tags]")?;
-            let tags = e
-                .get(4)
+            let mut it = e.iter();
+            let id = push(&mut text, it.next())?;
+            let title = push(&mut text, it.next())?;
+            let collection = push(&mut text, it.next())?;
+            let body = push(&mut text, it.next())?;
+            let tv = it
+                .next()
                 .and_then(|t| t.as_array())
                 .ok_or("tools: corpus entry tags must be an array")?;
-            let tags = tags
-                .iter()
-                .map(|t| string(Some(t)))
-                .collect::<Result<Vec<_>, _>>()?;
+            let first = tags.len() as u32;
+            for t in tv.iter() {
+                tags.push(push(&mut text, Some(t))?);
+            }
             entries.push(Entry {
-                id: string(e.get(0))?,
-                title: string(e.get(1))?,
-                collection: string(e.get(2))?,
-                text: string(e.get(3))?,
-                tags,
+                id,
+                title,
+                collection,
+                text: body,
+                tags: (first, tags.len() as u32),
             });
         }
         if entries.len() > u32::MAX as usize {
             return Err("tools: corpus has too many entries");
         }
-        let lv = o
-            .get("lengths")
-            .and_then(|v| v.as_array())
-            .ok_or("tools: corpus needs lengths")?;
-        if lv.len() != entries.len() {
+        let packed = |key: &str| match o.get(key) {
+            Some(Value::String(s)) if !s.has_escapes() => Ok(s.as_str()),
+            _ => Err("tools: corpus index members must be plain text"),
+        };
+        let lengths = numbers(&packed("lengths")?)?;
+        if lengths.len() != entries.len() {
             return Err("tools: corpus lengths must match its entries");
         }
-        let lengths = lv
-            .iter()
-            .map(|l| uint(l).map(|x| x.min(u32::MAX as u64) as u32))
-            .collect::<Result<Vec<_>, _>>()?;
         let total: f64 = lengths.iter().map(|&l| l as f64).sum();
         let avg_len = if entries.is_empty() {
             0.0
         } else {
             total / entries.len() as f64
         };
-        let tv = o
-            .get("terms")
-            .and_then(|v| v.as_array())
-            .ok_or("tools: corpus needs terms")?;
-        let mut terms: Vec<Term> = Vec::with_capacity(tv.len());
-        for t in tv.iter() {
-            let t = t
-                .as_array()
-                .filter(|a| a.len() == 3)
-                .ok_or("tools: corpus term must be [term, idf, postings]")?;
-            let text = string(t.get(0))?;
-            if matches!(terms.last(), Some(p) if p.text >= text) {
+        let term_text = packed("terms")?;
+        let idf = numbers(&packed("idf")?)?;
+        let posting_text = packed("postings")?;
+        let mut idf_iter = idf.iter();
+        let mut group_iter = words(&posting_text);
+        let mut terms: Vec<Term> = Vec::with_capacity(idf.len());
+        let mut postings = Vec::new();
+        let mut prev: Option<&str> = None;
+        for t in words(&term_text) {
+            if t.len() > MAX_TOKEN
+                || !t
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+            {
+                return Err("tools: corpus terms must be lowercase ASCII tokens");
+            }
+            if matches!(prev, Some(p) if p >= t) {
                 return Err("tools: corpus terms must be sorted and unique");
             }
-            let idf = uint(t.get(1).unwrap_or(Value::Null))? as f64 / 1e6;
-            let pv = t
-                .get(2)
-                .and_then(|p| p.as_array())
-                .filter(|p| p.len() % 2 == 0)
-                .ok_or("tools: corpus postings must be entry/frequency pairs")?;
-            let mut postings = Vec::with_capacity(pv.len() / 2);
-            let mut it = pv.iter();
-            while let (Some(e), Some(f)) = (it.next(), it.next()) {
-                let (e, f) = (uint(e)?, uint(f)?);
-                if e >= entries.len() as u64 || f == 0 || f > u32::MAX as u64 {
+            prev = Some(t);
+            let (idf, group) = match (idf_iter.next(), group_iter.next()) {
+                (Some(&i), Some(g)) => (i, g),
+                _ => return Err("tools: corpus idf and postings must match its terms"),
+            };
+            let first = postings.len() as u32;
+            for pair in group.split(',') {
+                let (e, f) = pair
+                    .split_once(':')
+                    .ok_or("tools: corpus postings must be entry:frequency pairs")?;
+                let (e, f) = (number(e)?, number(f)?);
+                if e as usize >= entries.len() || f == 0 {
                     return Err("tools: corpus posting is out of range");
                 }
-                postings.push((e as u32, f as u32));
+                postings.push(e);
+                postings.push(f);
             }
+            let start = text.len() as u32;
+            text.push_str(t);
             terms.push(Term {
-                text,
-                idf,
-                postings,
+                text: Span(start, text.len() as u32),
+                idf: idf as f64 / 1e6,
+                postings: (first, postings.len() as u32),
             });
         }
-        let mut by_id: Vec<u32> = (0..entries.len() as u32).collect();
-        by_id.sort_by(|&a, &b| entries[a as usize].id.cmp(&entries[b as usize].id));
-        if by_id
-            .windows(2)
-            .any(|w| entries[w[0] as usize].id == entries[w[1] as usize].id)
-        {
-            return Err("tools: corpus entry ids must be unique");
+        if idf_iter.next().is_some() || group_iter.next().is_some() {
+            return Err("tools: corpus idf and postings must match its terms");
         }
-        Ok(Corpus {
+        let mut c = Corpus {
+            text,
             entries,
+            tags,
             lengths,
             avg_len,
             terms,
-            by_id,
-        })
+            postings,
+            by_id: Vec::new(),
+        };
+        let mut by_id: Vec<u32> = (0..c.entries.len() as u32).collect();
+        by_id.sort_by(|&a, &b| {
+            c.s(c.entries[a as usize].id)
+                .cmp(c.s(c.entries[b as usize].id))
+        });
+        if by_id
+            .windows(2)
+            .any(|w| c.s(c.entries[w[0] as usize].id) == c.s(c.entries[w[1] as usize].id))
+        {
+            return Err("tools: corpus entry ids must be unique");
+        }
+        c.by_id = by_id;
+        Ok(c)
     }
 
     /// Entry indexes with a positive score, best first; ties by entry order.
@@ -176,10 +232,11 @@ impl Corpus {
         let mut scores = vec![0f64; self.entries.len()];
         // Terms are summed in query order, so the float sums are the same everywhere.
         for t in &seen {
-            if let Ok(i) = self.terms.binary_search_by(|x| x.text.as_str().cmp(t)) {
+            if let Ok(i) = self.terms.binary_search_by(|x| self.s(x.text).cmp(t)) {
                 let term = &self.terms[i];
-                for &(e, tf) in &term.postings {
-                    let tf = tf as f64;
+                let pairs = &self.postings[term.postings.0 as usize..term.postings.1 as usize];
+                for p in pairs.chunks_exact(2) {
+                    let (e, tf) = (p[0], p[1] as f64);
                     let dl = self.lengths[e as usize] as f64;
                     let norm = if self.avg_len > 0.0 {
                         dl / self.avg_len
@@ -213,14 +270,14 @@ impl Corpus {
             if n > 0 {
                 item.push(b',');
             }
-            head(&mut item, entry);
+            self.head(&mut item, entry);
             item.extend_from_slice(b",\"snippet\":");
-            let cut = entry
-                .text
+            let body = self.s(entry.text);
+            let cut = body
                 .char_indices()
                 .nth(SNIPPET_CHARS)
-                .map_or(entry.text.len(), |(i, _)| i);
-            write::string(&mut item, &entry.text[..cut]);
+                .map_or(body.len(), |(i, _)| i);
+            write::string(&mut item, &body[..cut]);
             item.push(b'}');
             if out.len() + item.len() + 2 > max_bytes {
                 break;
@@ -236,15 +293,16 @@ impl Corpus {
     pub fn read(&self, id: &str, max_bytes: usize) -> Option<Vec<u8>> {
         let pos = self
             .by_id
-            .binary_search_by(|&i| self.entries[i as usize].id.as_str().cmp(id))
+            .binary_search_by(|&i| self.s(self.entries[i as usize].id).cmp(id))
             .ok()?;
         let entry = &self.entries[self.by_id[pos] as usize];
+        let body = self.s(entry.text);
         let mut out = Vec::new();
-        head(&mut out, entry);
+        self.head(&mut out, entry);
         out.extend_from_slice(b",\"text\":");
         let fixed = out.len() + b"\"\",\"truncated\":false}".len();
-        let mut text = Vec::with_capacity(entry.text.len() + 2);
-        write::string(&mut text, &entry.text);
+        let mut text = Vec::with_capacity(body.len() + 2);
+        write::string(&mut text, body);
         if fixed + text.len() - 2 <= max_bytes {
             out.extend_from_slice(&text);
             out.extend_from_slice(b",\"truncated\":false}");
@@ -253,7 +311,7 @@ impl Corpus {
             let budget = max_bytes.saturating_sub(fixed - 1);
             let mut used = 0;
             let mut cut = 0;
-            for (i, c) in entry.text.char_indices() {
+            for (i, c) in body.char_indices() {
                 let w = escaped_len(c);
                 if used + w > budget {
                     break;
@@ -261,7 +319,7 @@ impl Corpus {
                 used += w;
                 cut = i + c.len_utf8();
             }
-            write::string(&mut out, &entry.text[..cut]);
+            write::string(&mut out, &body[..cut]);
             out.extend_from_slice(b",\"truncated\":true}");
         }
         Some(out)
@@ -273,7 +331,7 @@ impl Corpus {
         let tail = b"],\"truncated\":false}".len();
         let mut truncated = false;
         let matching = self.entries.iter().filter(|e| match collection {
-            Some(c) => e.collection == c,
+            Some(c) => self.s(e.collection) == c,
             None => true,
         });
         for (n, entry) in matching.enumerate() {
@@ -281,7 +339,7 @@ impl Corpus {
             if n > 0 {
                 item.push(b',');
             }
-            head(&mut item, entry);
+            self.head(&mut item, entry);
             item.push(b'}');
             if n == limit || out.len() + item.len() + tail > max_bytes {
                 truncated = true;
@@ -296,24 +354,27 @@ impl Corpus {
         });
         out
     }
-}
 
-/// `{"id":…,"title":…,"collection":…,"tags":[…]` (open: the caller closes it).
-fn head(out: &mut Vec<u8>, e: &Entry) {
-    out.extend_from_slice(b"{\"id\":");
-    write::string(out, &e.id);
-    out.extend_from_slice(b",\"title\":");
-    write::string(out, &e.title);
-    out.extend_from_slice(b",\"collection\":");
-    write::string(out, &e.collection);
-    out.extend_from_slice(b",\"tags\":[");
-    for (i, t) in e.tags.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
+    /// `{"id":…,"title":…,"collection":…,"tags":[…]` (open: the caller closes it).
+    fn head(&self, out: &mut Vec<u8>, e: &Entry) {
+        out.extend_from_slice(b"{\"id\":");
+        write::string(out, self.s(e.id));
+        out.extend_from_slice(b",\"title\":");
+        write::string(out, self.s(e.title));
+        out.extend_from_slice(b",\"collection\":");
+        write::string(out, self.s(e.collection));
+        out.extend_from_slice(b",\"tags\":[");
+        for (i, t) in self.tags[e.tags.0 as usize..e.tags.1 as usize]
+            .iter()
+            .enumerate()
+        {
+            if i > 0 {
+                out.push(b',');
+            }
+            write::string(out, self.s(*t));
         }
-        write::string(out, t);
+        out.push(b']');
     }
-    out.push(b']');
 }
 
 /// Bytes `c` takes inside a JSON string written by `write::string`.
@@ -335,8 +396,7 @@ mod tests {
         let idf = |df: f64| ((1.0 + (3.0 - df + 0.5) / (df + 0.5)).ln() * 1e6).round() as u64;
         let text = format!(
             r#"{{"version":"1","entries":[["a","Alpha","docs","alpha beta beta",[]],["b","Beta","docs","gamma \"q\"",["t1"]],["c","Gamma","examples","alpha gamma",[]]],
-            "lengths":[4,4,3],
-            "terms":[["alpha",{},[0,2,2,1]],["beta",{},[0,3,1,1]],["gamma",{},[1,1,2,2]],["q",{},[1,1]],["t1",{},[1,1]]]}}"#,
+            "lengths":"4 4 3","terms":"alpha beta gamma q t1","idf":"{} {} {} {} {}","postings":"0:2,2:1 0:3,1:1 1:1,2:2 1:1 1:1"}}"#,
             idf(2.0),
             idf(2.0),
             idf(2.0),
@@ -405,13 +465,26 @@ mod tests {
 
     #[test]
     fn indexes_are_validated() {
+        let one = r#""entries":[["a","t","c","x",[]]],"lengths":"1""#;
         let bad = [
-            r#"{"entries":[],"lengths":[1],"terms":[]}"#,
-            r#"{"entries":[["a","t","c","x",[]]],"lengths":[1],"terms":[["b",1,[0,1]],["a",1,[0,1]]]}"#,
-            r#"{"entries":[["a","t","c","x",[]]],"lengths":[1],"terms":[["a",1,[1,1]]]}"#,
-            r#"{"entries":[["a","t","c","x",[]],["a","t","c","x",[]]],"lengths":[1,1],"terms":[]}"#,
+            r#"{"entries":[],"lengths":"1","terms":"","idf":"","postings":""}"#.to_string(),
+            format!(r#"{{{},"terms":"b a","idf":"1 1","postings":"0:1 0:1"}}"#, one),
+            format!(r#"{{{},"terms":"a","idf":"1","postings":"1:1"}}"#, one),
+            format!(r#"{{{},"terms":"a","idf":"1","postings":"0:0"}}"#, one),
+            format!(r#"{{{},"terms":"a b","idf":"1","postings":"0:1 0:1"}}"#, one),
+            format!(r#"{{{},"terms":"a","idf":"1","postings":"0:1 0:1"}}"#, one),
+            format!(r#"{{{},"terms":"A","idf":"1","postings":"0:1"}}"#, one),
+            format!(r#"{{{},"terms":"a","idf":"-1","postings":"0:1"}}"#, one),
+            format!(r#"{{{},"terms":"a","idf":"1","postings":"0-1"}}"#, one),
+            r#"{"entries":[["a","t","c","x",[]],["a","t","c","x",[]]],"lengths":"1 1","terms":"","idf":"","postings":""}"#.to_string(),
         ];
-        for b in bad {
+        let doc = parse(
+            format!(r#"{{{},"terms":"a","idf":"1","postings":"0:1"}}"#, one).as_bytes(),
+            16,
+        )
+        .unwrap();
+        assert!(Corpus::from_value(doc.root()).is_ok());
+        for b in &bad {
             let doc = parse(b.as_bytes(), 16).unwrap();
             assert!(Corpus::from_value(doc.root()).is_err(), "{}", b);
         }

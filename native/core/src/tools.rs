@@ -419,7 +419,7 @@ pub(crate) mod tests {
             })
             .collect();
         format!(
-            r#"{{"formatVersion":1,"routerId":"t","catalogHash":"sha256:0","deadlineMs":3000,"list":"[{}]","tools":[{}],"corpora":{{"docs":{{"version":"1","entries":[["a","Alpha","docs","alpha text",[]],["b","Beta","docs","beta alpha",[]]],"lengths":[3,3],"terms":[["alpha",182322,[0,2,1,1]],["beta",510826,[1,2]],["text",510826,[0,1]]]}}}}}}"#,
+            r#"{{"formatVersion":1,"routerId":"t","catalogHash":"sha256:0","deadlineMs":3000,"list":"[{}]","tools":[{}],"corpora":{{"docs":{{"version":"1","entries":[["a","Alpha","docs","alpha text",[]],["b","Beta","docs","beta alpha",[]]],"lengths":"3 3","terms":"alpha beta text","idf":"182322 510826 510826","postings":"0:2,1:1 1:2 0:1"}}}}}}"#,
             list.join(","),
             tools.join(",")
         )

@@ -84,7 +84,8 @@ enum Keys {
 struct Frame {
     node: usize,
     object: bool,
-    count: usize,
+    /// `Parser::count` of the enclosing container, restored when this one closes.
+    outer_count: usize,
 }
 
 /// Member names of the object open at one depth; kept per depth level, reset when an object opens.
@@ -105,6 +106,10 @@ pub struct Parser {
     max_depth: u32,
     nodes: Vec<Node>,
     stack: Vec<Frame>,
+    /// Whether the innermost open container is an object.
+    in_object: bool,
+    /// Elements (members for an object) completed so far in the innermost open container.
+    count: usize,
     /// `indexes[d]` belongs to the object at depth `d + 1` when that container is an object.
     indexes: Vec<KeyIndex>,
     /// Start of the current string content or number.
@@ -141,6 +146,8 @@ impl Parser {
             max_depth,
             nodes: Vec::with_capacity(bytes / 8),
             stack: Vec::new(),
+            in_object: false,
+            count: 0,
             indexes: Vec::new(),
             tok: 0,
             tok_escaped: false,
@@ -271,11 +278,7 @@ impl Parser {
                     }
                     let b = buf[p];
                     p += 1;
-                    let object = match self.stack.last() {
-                        Some(f) => f.object,
-                        None => return Err(JsonError::Syntax),
-                    };
-                    match (b, object) {
+                    match (b, self.in_object) {
                         (b',', true) => self.state = State::ObjectKey,
                         (b',', false) => self.state = State::Value,
                         (b'}', true) | (b']', false) => self.close()?,
@@ -439,21 +442,23 @@ impl Parser {
             b: 0,
         });
         if object {
+            // Levels below may hold arrays, which have no index: fill up to this depth.
             let depth = self.stack.len();
-            if depth < self.indexes.len() {
-                self.indexes[depth].keys = Keys::Linear;
-            } else {
+            while self.indexes.len() <= depth {
                 self.indexes.push(KeyIndex {
                     fps: [0; LINEAR_KEYS],
                     keys: Keys::Linear,
                 });
             }
+            self.indexes[depth].keys = Keys::Linear;
         }
         self.stack.push(Frame {
             node,
             object,
-            count: 0,
+            outer_count: self.count,
         });
+        self.count = 0;
+        self.in_object = object;
         self.state = if object {
             State::ObjectFirst
         } else {
@@ -470,20 +475,21 @@ impl Parser {
         };
         let end = self.nodes.len();
         let node = &mut self.nodes[f.node];
-        node.a = f.count;
+        node.a = self.count;
         node.b = end;
+        self.count = f.outer_count;
+        self.in_object = matches!(self.stack.last(), Some(f) if f.object);
         self.value_done();
         Ok(())
     }
 
     #[inline]
     fn value_done(&mut self) {
-        match self.stack.last_mut() {
-            Some(f) => {
-                f.count += 1;
-                self.state = State::After;
-            }
-            None => self.state = State::Done,
+        if self.stack.is_empty() {
+            self.state = State::Done;
+        } else {
+            self.count += 1;
+            self.state = State::After;
         }
     }
 
@@ -590,10 +596,10 @@ impl Parser {
             b: end,
         });
         if self.tok_key {
-            let depth = self.stack.len().wrapping_sub(1);
-            if let (Some(f), Some(index)) = (self.stack.last(), self.indexes.get_mut(depth)) {
-                check_key(f, index, &self.nodes, buf, idx)?;
-            }
+            // A member name is only read inside an object, whose index `open` created.
+            let depth = self.stack.len() - 1;
+            let obj = self.stack[depth].node;
+            check_key(obj, self.count, &mut self.indexes[depth], &self.nodes, buf, idx)?;
             self.state = State::Colon;
         } else {
             self.value_done();
@@ -697,18 +703,24 @@ impl Parser {
         digits + if negative { -value } else { value } <= 308
     }
 
+    /// Whether the number `tok..end` (one with an exponent or many digits) is finite.
+    #[cold]
+    fn finite(&self, buf: &[u8], end: usize) -> bool {
+        if self.surely_finite(buf, end) {
+            return true;
+        }
+        let value = core::str::from_utf8(&buf[self.tok..end])
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok());
+        matches!(value, Some(v) if v.is_finite())
+    }
+
     /// The number `tok..end` is complete (the byte at `end`, if any, is not consumed).
     #[inline]
     fn end_number(&mut self, buf: &[u8], end: usize) -> Result<(), JsonError> {
         // At most 300 bytes without an exponent means at most 300 integer digits: finite.
-        if (self.exp_at != 0 || end - self.tok > 300) && !self.surely_finite(buf, end) {
-            let span = &buf[self.tok..end];
-            let value = core::str::from_utf8(span)
-                .ok()
-                .and_then(|s| s.parse::<f64>().ok());
-            if !matches!(value, Some(v) if v.is_finite()) {
-                return Err(JsonError::NumberRange);
-            }
+        if (self.exp_at != 0 || end - self.tok > 300) && !self.finite(buf, end) {
+            return Err(JsonError::NumberRange);
         }
         self.nodes.push(Node {
             tag: T_NUMBER,
@@ -761,9 +773,11 @@ fn skip_ws(buf: &[u8], mut p: usize) -> usize {
     p
 }
 
-/// Checks the just-completed member name `key` of the object `f` against its earlier names.
+/// Checks the just-completed member name `key` of the object at node `obj`, which has `count`
+/// earlier members, against their names.
 fn check_key(
-    f: &Frame,
+    obj: usize,
+    count: usize,
     index: &mut KeyIndex,
     nodes: &[Node],
     buf: &[u8],
@@ -775,7 +789,7 @@ fn check_key(
     };
     let (kraw, kesc) = span(key);
     if let Keys::Linear = index.keys {
-        if f.count < LINEAR_KEYS {
+        if count < LINEAR_KEYS {
             // Equal names have equal fingerprints unless escapes are involved; only a fingerprint
             // match (or an escape) costs a walk to the earlier name and a real comparison.
             let kn = nodes[key];
@@ -784,22 +798,22 @@ fn check_key(
             } else {
                 fingerprint(buf, kn.a, kn.b)
             };
-            for j in 0..f.count {
+            for j in 0..count {
                 let other = index.fps[j];
                 if other == fp || other == ESCAPED_FP || fp == ESCAPED_FP {
-                    let (raw, esc) = span(nth_key(nodes, f.node, j));
+                    let (raw, esc) = span(nth_key(nodes, obj, j));
                     if spans_equal(raw, esc, kraw, kesc) {
                         return Err(JsonError::DuplicateKey);
                     }
                 }
             }
-            index.fps[f.count] = fp;
+            index.fps[count] = fp;
             return Ok(());
         }
         // Switch to hashing: index the earlier names, which are known to be distinct.
         let mut slots = vec![(0u64, 0usize); 64];
-        let mut k = f.node + 1;
-        for _ in 0..f.count {
+        let mut k = obj + 1;
+        for _ in 0..count {
             let (raw, esc) = span(k);
             let h = span_hash(raw, esc);
             let mut i = h as usize & (slots.len() - 1);
@@ -811,7 +825,7 @@ fn check_key(
         }
         index.keys = Keys::Hash {
             slots,
-            used: f.count,
+            used: count,
             probes: 0,
         };
     }
@@ -854,11 +868,11 @@ fn check_key(
     if flood {
         // Every indexed name is distinct, so the set simply collects them.
         let mut set = BTreeSet::new();
-        let mut k = f.node + 1;
-        for j in 0..=f.count {
+        let mut k = obj + 1;
+        for j in 0..=count {
             let (raw, esc) = span(k);
             set.insert(decoded(raw, esc));
-            if j < f.count {
+            if j < count {
                 k = next_sibling(nodes, k + 1);
             }
         }
