@@ -11,6 +11,7 @@
 // --out <wasm> (write the binary elsewhere; implies no packaging).
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 import { ROOT, FASTLY, WORK, EdgeError, run, configFor } from './edge-lib.mjs';
 import { checkImports } from '../wasm/native-host/host.mjs';
 
@@ -74,6 +75,8 @@ async function main() {
   const out = resolve(arg('--out') ?? join(ROOT, 'bin', 'main.wasm'));
   const configJson = configFile ? readFileSync(resolve(configFile), 'utf8') : await configFor(join(ROOT, 'edge', 'router.ts'), { native: true });
   const info = buildNative(configJson, out);
+  // Lets the diff runner tell whether bin/main.wasm embeds the current configuration.
+  if (out === join(ROOT, 'bin', 'main.wasm')) writeFileSync(join(WORK, 'main.config.sha256'), createHash('sha256').update(configJson).digest('hex') + '\n');
   const line = (s) => process.stdout.write(`edge:build: ${s}\n`);
   line(`${out.replace(ROOT + '/', '')} ${info.bytes} bytes, imports ${info.importModules.join(', ')}`);
   if (fromFastly || arg('--out')) return;

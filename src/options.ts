@@ -79,7 +79,6 @@ export interface McpHttpOptions {
 /** The validated snapshot a handler is built from. */
 export interface ResolvedOptions {
   readonly configJson: string;
-  readonly limits: Readonly<Required<McpLimits>>;
   readonly handlers: McpHandlerRunner | undefined;
   readonly core: McpCoreSource | undefined;
 }
@@ -240,5 +239,5 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     ',"legacyProtocol":' + (legacy === undefined ? 'null' : JSON.stringify(legacy)) +
     ',"tools":' + (tools === undefined ? 'null' : tools.manifestJson) +
     '}';
-  return Object.freeze({ configJson, limits: Object.freeze(limits), handlers: tools?.handlers, core });
+  return Object.freeze({ configJson, handlers: tools?.handlers, core });
 }

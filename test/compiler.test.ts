@@ -223,7 +223,8 @@ describe('construction rules', () => {
       [(m) => (m.tools[3].handler.result = '{"ok":"yes"}'), /static result does not match/],
       [(m) => (m.tools[5].handler.url = 'http://evil.example/'), /backend url/],
       [(m) => (m.tools[0].input[0] = ['array', 5, 1]), /point backwards/],
-      [(m) => (m.corpora.docs.terms = [...m.corpora.docs.terms].reverse()), /sorted/],
+      [(m) => (m.corpora.docs.terms = m.corpora.docs.terms.split(' ').reverse().join(' ')), /sorted/],
+      [(m) => (m.corpora.docs.postings = m.corpora.docs.postings.replace(/^\d+/, '99')), /posting is out of range/],
       [(m) => (m.extra = 1), /unknown members/],
     ];
     for (const [f, message] of bad) expect(tamper(f)).toThrow(message);
@@ -289,18 +290,20 @@ describe('the core executes the compiled manifest', () => {
   // agreeing rankings prove the two tokenizers and the index format agree.
   function reference(m: Manifest, query: string, k: number): string[] {
     const c = m.corpora.docs!;
+    const lengths = c.lengths.split(' ').map(Number);
+    const termList = c.terms.split(' ');
+    const idfs = c.idf.split(' ').map(Number);
+    const groups = c.postings.split(' ').map((g) => g.split(',').map((p) => p.split(':').map(Number) as [number, number]));
     const terms: string[] = [];
     for (const t of tokenize(query)) if (!terms.includes(t) && terms.length < 32) terms.push(t);
-    const avg = c.lengths.reduce((a, b) => a + b, 0) / c.lengths.length;
+    const avg = lengths.reduce((a, b) => a + b, 0) / lengths.length;
     const scores = new Array<number>(c.entries.length).fill(0);
     for (const t of terms) {
-      const term = c.terms.find((x) => x[0] === t);
-      if (term === undefined) continue;
-      const idf = term[1] / 1e6;
-      for (let i = 0; i < term[2].length; i += 2) {
-        const e = term[2][i]!;
-        const tf = term[2][i + 1]!;
-        scores[e] += (idf * (tf * 2.2)) / (tf + 1.2 * (1 - 0.75 + 0.75 * (c.lengths[e]! / avg)));
+      const i = termList.indexOf(t);
+      if (i < 0) continue;
+      const idf = idfs[i]! / 1e6;
+      for (const [e, tf] of groups[i]!) {
+        scores[e] += (idf * (tf * 2.2)) / (tf + 1.2 * (1 - 0.75 + 0.75 * (lengths[e]! / avg)));
       }
     }
     return scores

@@ -129,6 +129,20 @@ describe('Fetch host body lifetime', () => {
     expect(probe.cancelled()).toBe(true);
   });
 
+  it('a client that goes away (request.signal aborts) mid-body ends the request promptly', async () => {
+    const probe = probeStream([new TextEncoder().encode('{"jsonrpc":"2.0",')], 'stall');
+    const ac = new AbortController();
+    const headers = new Headers(head);
+    const request = new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: probe.stream, duplex: 'half', signal: ac.signal } as RequestInit);
+    setTimeout(() => ac.abort(), 50);
+    const t0 = performance.now();
+    // Default profile: a 10 s deadline, so only the departure can end this quickly.
+    const res = await withTimeout(handlerFor('default').fetch(request), 2000, 'departure');
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(probe.cancelled()).toBe(true);
+  });
+
   it('handles many concurrent requests independently', async () => {
     const h = handlerFor('default');
     const n = 64;
@@ -145,4 +159,24 @@ describe('Fetch host body lifetime', () => {
       else expect([r.status, j.error?.code, 'id' in j]).toEqual([400, -32700, false]);
     });
   });
+});
+
+describe('envelope-less requests on the modern-only profile', () => {
+  // The brief's ladder makes a missing MCP-Protocol-Version -32020; the SDK's strict mode answers
+  // envelope-less requests with -32022. Either is accepted here, but a -32022 must carry the data the
+  // schema requires: { supported: string[], requested: string }.
+  for (const method of ['tools/list', 'ping', 'server/discover']) {
+    it(`${method} without headers or _meta → 400 -32020, or -32022 with supported and requested`, async () => {
+      const headers = new Headers([['accept', 'application/json, text/event-stream'], ['content-type', 'application/json']]);
+      const res = await handlerFor('default').fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: `{"jsonrpc":"2.0","id":5,"method":"${method}"}` }));
+      const j = await res.json();
+      expect(res.status).toBe(400);
+      expect([-32020, -32022]).toContain(j.error?.code);
+      expect(j.id).toBe(5);
+      if (j.error.code === -32022) {
+        expect(j.error.data?.supported).toEqual(['2026-07-28']);
+        expect(typeof j.error.data?.requested, `data ${JSON.stringify(j.error.data)}`).toBe('string');
+      }
+    });
+  }
 });

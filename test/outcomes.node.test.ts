@@ -57,6 +57,41 @@ describe('Node host connection handling', () => {
     expect(ex.socketClosed).toBe(true);
   });
 
+  it('a fast 2 MB upload over the default limit still gets its 413 before the connection ends', async () => {
+    const port = servers.get('default')!.port;
+    const body = Buffer.alloc(2 * 1024 * 1024, 0x20);
+    body.write('{"jsonrpc":"2.0","id":1,');
+    for (let i = 0; i < 5; i++) {
+      const ex = await send(port, { method: 'POST', path: '/mcp', headers: modernHeaders('server/discover'), body }, { timeoutMs: 5000 });
+      expect(ex.response?.status, `attempt ${i}: ${ex.error ?? ''}`).toBe(413);
+      expect(JSON.parse(ex.response!.body.toString()).error.code).toBe(-32600);
+      expect(ex.socketClosed).toBe(true);
+    }
+  });
+
+  it('answers 60 concurrent mixed requests each with its own outcome', async () => {
+    const port = servers.get('default')!.port;
+    const kinds = [
+      { body: (i: number) => envelope('server/discover', i), status: 200 },
+      { body: () => '{"jsonrpc":"2.0","id":1,"id":2}', status: 400 },
+      { body: (i: number) => envelope('ping', i), status: 404, headers: modernHeaders('ping') },
+    ];
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => {
+        const k = kinds[i % 3];
+        const chunks = Buffer.from(k.body(i)).toString('latin1').match(/[\s\S]{1,9}/g)!.map((c) => Buffer.from(c, 'latin1'));
+        return send(port, { method: 'POST', path: '/mcp', headers: k.headers ?? modernHeaders('server/discover'), chunks }).then((ex) => ({ i, ex }));
+      }),
+    );
+    for (const { i, ex } of results) {
+      const k = kinds[i % 3];
+      expect(ex.response?.status, `request ${i}`).toBe(k.status);
+      const j = JSON.parse(ex.response!.body.toString());
+      if (k.status !== 400) expect(j.id, `request ${i}`).toBe(i);
+      else expect('id' in j).toBe(false);
+    }
+  });
+
   it('serves sequential requests on one kept-alive connection', async () => {
     const port = servers.get('default')!.port;
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

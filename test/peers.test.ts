@@ -1,6 +1,8 @@
 // Real peers against the Node host over TCP: the official client pinned to 2026-07-28, a slow-body
 // client, disconnecting clients, and a long run of rejected oversized uploads (memory stays flat).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCEPT, CT, envelope, modernHeaders, PROTOCOL, SERVER_INFO } from './support/fixtures';
 import { startNode, type RunningServer } from './support/hosts';
@@ -147,8 +149,22 @@ describe('slow and disconnecting clients', () => {
 
 describe('memory under a flood of rejected uploads', () => {
   let srv: RunningServer;
+  // The core's linear memory is not part of heapUsed/external; capture it as the host instantiates
+  // the core, to see that 10,000 rejected requests do not grow it.
+  const memories: { buffer: ArrayBuffer }[] = [];
   beforeAll(async () => {
-    srv = await startNode({ serverInfo: SERVER_INFO, limits: { requestBytes: 1024, responseBytes: 1536 } });
+    const wa = WebAssembly as unknown as { Instance: unknown };
+    const Real = WebAssembly.Instance;
+    wa.Instance = function (m: WebAssembly.Module, imports?: WebAssembly.Imports) {
+      const inst = new Real(m, imports);
+      memories.push(inst.exports.memory as WebAssembly.Memory);
+      return inst;
+    };
+    try {
+      srv = await startNode({ serverInfo: SERVER_INFO, limits: { requestBytes: 1024, responseBytes: 1536 } });
+    } finally {
+      wa.Instance = Real;
+    }
   });
   afterAll(async () => srv.close());
 
@@ -159,7 +175,7 @@ describe('memory under a flood of rejected uploads', () => {
       gc!();
     }
     const m = process.memoryUsage();
-    return { heap: m.heapUsed, external: m.external };
+    return { heap: m.heapUsed, external: m.external, wasm: memories.reduce((n, x) => n + x.buffer.byteLength, 0) };
   };
 
   async function flood(n: number, concurrency: number) {
@@ -189,7 +205,14 @@ describe('memory under a flood of rejected uploads', () => {
     const m1 = await settle();
     expect(Object.fromEntries(statuses)).toEqual({ 413: 10_000 });
     const mb = (x: number) => x / (1024 * 1024);
+    mkdirSync(path.resolve(__dirname, '..', '.test-results'), { recursive: true });
+    writeFileSync(
+      path.resolve(__dirname, '..', '.test-results', `memory-flood-node${process.versions.node.split('.')[0]}.json`),
+      JSON.stringify({ requests: 10_000, statuses: Object.fromEntries(statuses), before: m0, after: m1, heapGrowthMB: mb(m1.heap - m0.heap), externalGrowthMB: mb(m1.external - m0.external), wasmGrowthBytes: m1.wasm - m0.wasm }, null, 2) + '\n',
+    );
     expect(mb(m1.heap - m0.heap), 'heapUsed growth (MB)').toBeLessThan(4);
     expect(mb(m1.external - m0.external), 'external growth (MB)').toBeLessThan(4);
+    expect(memories.length, 'the host instantiated the core through WebAssembly.Instance').toBeGreaterThan(0);
+    expect(m1.wasm - m0.wasm, 'core linear memory growth (bytes)').toBeLessThanOrEqual(128 * 1024);
   }, 180_000);
 });

@@ -135,15 +135,27 @@ describe('wasm and wasm2js agree', () => {
     });
     const mismatches: string[] = [];
     let responded = 0;
+    const statuses = new Set<number>();
+    const codes = new Set<number>();
     for (const c of corpus) {
       const [a, b] = variants.map((v) => runScript(v.core, v.engines.get(c.profile)!, c.script));
       // Every script ends with a call after RESPOND, which must repeat RESPOND (contract §2).
-      if (a.split('\n').pop()!.startsWith('end 1 ')) responded++;
+      const last = a.split('\n').pop()!;
+      if (last.startsWith('end 1 ')) {
+        responded++;
+        const record = Buffer.from(last.slice(6), 'hex').toString('latin1');
+        statuses.add(Number(record.slice(0, 3)));
+        const code = /"code":(-\d+)/.exec(record);
+        if (code) codes.add(Number(code[1]));
+      }
       if (a !== b && mismatches.length < 5) mismatches.push(`${c.label}\n--- wasm\n${a.slice(0, 600)}\n--- wasm2js\n${b.slice(0, 600)}`);
       else if (a !== b) mismatches.push(c.label);
     }
     expect(mismatches, mismatches.slice(0, 5).join('\n\n')).toEqual([]);
     expect(responded).toBe(corpus.length);
+    // The corpus must reach every outcome class, or agreement proves little.
+    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 202, 400, 403, 404, 405, 406, 408, 413, 415]));
+    expect([...codes].sort()).toEqual(expect.arrayContaining([-32700, -32600, -32602, -32601, -32020, -32022]));
   }, 120_000);
 
   it('both engines reject the same invalid configurations with the same message', () => {

@@ -3,8 +3,8 @@
  * timer from `timeoutMs()` for every wait, and performing outbound instructions (§3.3). Adapters
  * only translate their runtime's request/body/response objects.
  */
-import type { McpHandlerRunner } from '../options';
-import { internalError, type Action, type Engine, type HeaderPair, type Instruction, type RespondAction } from './engine';
+import { resolveOptions, type McpHandlerRunner, type McpHttpOptions } from '../options';
+import { Engine, internalError, type Action, type HeaderPair, type Instruction, type RespondAction } from './engine';
 
 export type ReadResult =
   | { readonly done: false; readonly chunk: Uint8Array }
@@ -64,22 +64,24 @@ async function race<T>(work: Promise<T>, ms: number, departure: Departure | unde
   }
 }
 
-export interface DriverOptions {
+/** What one handler (of either host) is built from: its engine and its JavaScript handler runner. */
+export interface HostCore {
+  readonly engine: Engine;
   readonly handlers: McpHandlerRunner | undefined;
+}
+
+/** Validates and snapshots the options and instantiates the core; throws `PulseConfigError`. */
+export function createHostCore(options: McpHttpOptions | undefined): HostCore {
+  const resolved = resolveOptions(options);
+  return Object.freeze({ engine: Engine.create(resolved.configJson, resolved.core), handlers: resolved.handlers });
 }
 
 /**
  * Runs one request through the core to its response. Never throws for request-caused conditions;
  * the core decides every status.
  */
-export async function drive(
-  engine: Engine,
-  head: RequestHead,
-  body: BodySource | null,
-  departure: Departure | undefined,
-  options: DriverOptions,
-): Promise<Outcome> {
-  const req = engine.request(now());
+export async function drive(host: HostCore, head: RequestHead, body: BodySource | null, departure: Departure | undefined): Promise<Outcome> {
+  const req = host.engine.request(now());
   let bodyDone = body === null;
   let endSent = false;
   let pending: Promise<ReadResult> | undefined;
@@ -93,7 +95,7 @@ export async function drive(
         return { response: action, bodyComplete: bodyDone, gone: departure?.gone === true };
       }
       if (action.kind === 'call') {
-        action = await perform(req, action.instruction, departure, options);
+        action = await perform(req, action.instruction, departure, host.handlers);
         continue;
       }
       if (departure?.gone === true) {
@@ -146,13 +148,13 @@ function finalOf(action: Action): Action {
 type CoreReq = ReturnType<Engine['request']>;
 
 /** Performs one outbound instruction and returns the core's next action. */
-async function perform(req: CoreReq, instruction: Instruction, departure: Departure | undefined, options: DriverOptions): Promise<Action> {
+async function perform(req: CoreReq, instruction: Instruction, departure: Departure | undefined, runner: McpHandlerRunner | undefined): Promise<Action> {
   const started = now();
   const budget = numberField(instruction.timeoutMs);
   const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
   let work: Promise<string>;
   const limit = Math.min(budget, req.timeoutMs(started));
-  if (instruction.kind === 'handler') work = runHandler(instruction, options.handlers, limit, controller?.signal);
+  if (instruction.kind === 'handler') work = runHandler(instruction, runner, limit, controller?.signal);
   else if (instruction.kind === 'backend') work = runBackend(instruction, controller?.signal);
   else work = Promise.resolve('{"ok":false}');
   const abandon = (): void => {

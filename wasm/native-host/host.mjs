@@ -159,9 +159,14 @@ class Exchange {
       if (HOP_BY_HOP.has(n)) continue;
       (headers[n] ??= []).push(v);
     }
-    headers.host = [be.overrideHost || (headers.host ? headers.host[0] : be.authority)];
-    if (m.body.length || !['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(m.method)) headers['content-length'] = [String(m.body.length)];
-    const req = httpRequest({ host: be.host, port: be.port, method: m.method, path: be.pathPrefix + target.pathname + target.search, headers, agent: false });
+    headers.host = be.overrideHost || (headers.host ? headers.host[0] : be.authority);
+    if (m.body.length || !['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(m.method)) headers['content-length'] = String(m.body.length);
+    let req;
+    try {
+      req = httpRequest({ host: be.host, port: be.port, method: m.method, path: be.pathPrefix + target.pathname + target.search, headers, agent: false });
+    } catch {
+      return fail(SEND_ERR.HTTP_PROTOCOL_ERROR);
+    }
     b.req = req;
     req.setTimeout(this.host.backendTimeoutMs, () => {
       fail(SEND_ERR.HTTP_RESPONSE_TIMEOUT);
@@ -301,7 +306,13 @@ class Slot {
     const head = { method: req.method, uri: `http://${this.host.authority}${req.url}`, headers };
     // Compute's wall-clock limit: a guest that never finishes is stopped, not awaited.
     this.timer = setTimeout(() => this.crash(), this.host.requestTimeoutMs);
-    this.worker.postMessage({ type: 'run', head, client: req.socket.remoteAddress, requestId: randomBytes(8).toString('hex'), env: this.host.env });
+    // Whatever body already arrived travels with the request: small bodies need no RPC at all.
+    const pre = ex.down.ready() && !ex.down.failed ? ex.down.take(CAP) : null;
+    const first = pre ? { data: new Uint8Array(pre.data), eof: pre.meta.eof } : null;
+    this.worker.postMessage(
+      { type: 'run', head, first, client: req.socket.remoteAddress, requestId: randomBytes(8).toString('hex'), env: this.host.env },
+      first ? [first.data.buffer] : [],
+    );
   }
   answer(result) {
     const meta = enc.encode(JSON.stringify(result.meta || {}));
@@ -410,14 +421,17 @@ export async function startHost({ wasm, toml, addr = '127.0.0.1:7676', workers =
   host.idle.push(...slots);
   const server = createServer((req, res) => {
     const ex = new Exchange(host, req, res);
-    const slot = host.idle.shift();
-    if (slot) slot.run(ex);
-    else if (host.queue.length < maxQueue) host.queue.push(ex);
-    else {
-      res.statusCode = 503;
-      res.setHeader('content-length', '0');
-      res.end();
-    }
+    // One event-loop turn lets the body bytes that came with the head flow into the exchange.
+    setImmediate(() => {
+      const slot = host.idle.shift();
+      if (slot) slot.run(ex);
+      else if (host.queue.length < maxQueue) host.queue.push(ex);
+      else {
+        res.statusCode = 503;
+        res.setHeader('content-length', '0');
+        res.end();
+      }
+    });
   });
   server.keepAliveTimeout = 5000;
   await new Promise((ok, fail) => {

@@ -342,7 +342,12 @@ function runRequest(msg) {
         if (msg.downTaken) throw new HostStatus(S.ERROR);
         msg.downTaken = true;
         w32(reqOut, put({ t: 'req', ...down, headers: new Headers(msg.head.headers) }));
-        w32(bodyOut, put(newBody({ kind: 'down' })));
+        const b = newBody({ kind: 'down' });
+        if (msg.first) {
+          if (msg.first.data.length) b.chunks.push(msg.first.data);
+          b.eof = msg.first.eof;
+        }
+        w32(bodyOut, put(b));
       },
       new: (out) => w32(out, put({ t: 'req', method: 'GET', uri: '', headers: new Headers(), version: HTTP11 })),
       method_get: (h, buf, len, nw) => writeOut(buf, len, nw, enc.encode(get(h, 'req').method)),

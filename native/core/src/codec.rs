@@ -668,11 +668,7 @@ pub fn number(out: &mut Vec<u8>, x: f64) {
         out.push(b'0');
         return;
     }
-    // `{:e}` gives the shortest round-trip digits as d[.ddd]e<exp>.
-    let s = format!("{:e}", x.abs());
-    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: Vec<u8> = mantissa.bytes().filter(|b| b.is_ascii_digit()).collect();
+    let (digits, exp) = shortest(x.abs());
     let k = digits.len() as i32;
     let n = exp + 1;
     if x < 0.0 {
@@ -697,6 +693,69 @@ pub fn number(out: &mut Vec<u8>, x: f64) {
         }
         let e = n - 1;
         let _ = write!(Bytes(out), "e{}{}", if e >= 0 { '+' } else { '-' }, e.abs());
+    }
+}
+
+/// `d[.ddd]e<exp>` (Rust's `{:e}` forms) → (significant digits, exponent of the first digit).
+fn sci(s: &str) -> (Vec<u8>, i32) {
+    let (mantissa, exp) = s.split_once('e').unwrap_or((s, "0"));
+    let digits = mantissa.bytes().filter(|b| b.is_ascii_digit()).collect();
+    (digits, exp.parse().unwrap_or(0))
+}
+
+/// The shortest round-trip digits of a positive finite `x`, chosen as ECMAScript's
+/// Number::toString chooses them. Rust's `{:e}` already gives the shortest and closest digits; it
+/// differs only when `x` lies exactly halfway between two shortest candidates, where ECMAScript
+/// takes the even one (1312544971234221.25 prints as …221.2, Rust's `{:e}` gives …221.3).
+fn shortest(x: f64) -> (Vec<u8>, i32) {
+    let (digits, exp) = sci(&format!("{:e}", x));
+    let k = digits.len();
+    if digits[k - 1] % 2 == 0 {
+        return (digits, exp);
+    }
+    // A tie means the exact expansion is the k digits, then 5, then zeros. A cheap probe first;
+    // the exact expansion (a double has at most 767 significant digits) only for candidates.
+    let (probe, _) = sci(&format!("{:.*e}", k + 2, x));
+    if probe.get(k..k + 3) != Some(&b"500"[..]) {
+        return (digits, exp);
+    }
+    let (exact, xe) = sci(&format!("{:.*e}", 800, x));
+    if exact[k] != b'5' || exact[k + 1..].iter().any(|&b| b != b'0') {
+        return (digits, exp);
+    }
+    // Candidates: the truncation and its successor; take the even one if it round-trips.
+    let mut even = exact[..k].to_vec();
+    let mut even_exp = xe;
+    if even[k - 1] % 2 == 1 {
+        let mut i = k;
+        loop {
+            if i == 0 {
+                even.insert(0, b'1');
+                even.pop();
+                even_exp += 1;
+                break;
+            }
+            i -= 1;
+            if even[i] == b'9' {
+                even[i] = b'0';
+            } else {
+                even[i] += 1;
+                break;
+            }
+        }
+    }
+    while even.len() > 1 && even.last() == Some(&b'0') {
+        even.pop();
+    }
+    let text = format!(
+        "{}e{}",
+        String::from_utf8_lossy(&even),
+        even_exp - (even.len() as i32 - 1)
+    );
+    if text.parse::<f64>().ok() == Some(x) {
+        (even, even_exp)
+    } else {
+        (digits, exp)
     }
 }
 
@@ -759,6 +818,10 @@ mod tests {
             (1.7976931348623157e308, "1.7976931348623157e+308"),
             (0.30000000000000004, "0.30000000000000004"),
             (9007199254740993.0, "9007199254740992"),
+            (-1312544971234221.25, "-1312544971234221.2"),
+            (1312544971234221.75, "1312544971234221.8"),
+            (0.5, "0.5"),
+            (2.5, "2.5"),
         ] {
             assert_eq!(num(x), s, "{}", x);
         }

@@ -17,6 +17,15 @@ fn main() {
     service::run(CONFIG.as_bytes());
 }
 
+/// Run once at build time by Wizer (`npm run edge:build`): the engine is built from the embedded
+/// configuration and snapshotted into the binary, so a request parses nothing static. Without the
+/// snapshot `main` builds it itself.
+#[cfg(target_arch = "wasm32")]
+#[export_name = "wizer.initialize"]
+pub extern "C" fn wizer_initialize() {
+    service::prebuild(CONFIG.as_bytes());
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     eprintln!("pulse-edge is a Fastly Compute service: build it with --target wasm32-wasi");

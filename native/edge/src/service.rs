@@ -42,6 +42,16 @@ fn wait_ms(ms: f64) -> u32 {
     ms.min(MAX_WAIT_MS).ceil().max(1.0) as u32
 }
 
+/// The engine built at pre-initialization (one instance serves one request: no sharing).
+static mut PREBUILT: Option<Engine> = None;
+
+pub fn prebuild(config: &[u8]) {
+    if let Ok(e) = Engine::new(config) {
+        // SAFETY: wasm32 here is single-threaded and nothing else holds a reference to PREBUILT.
+        unsafe { PREBUILT = Some(e) };
+    }
+}
+
 pub fn run(config: &[u8]) {
     fastly::init();
     let clock = Clock(Instant::now());
@@ -49,7 +59,9 @@ pub fn run(config: &[u8]) {
         Ok(x) => x,
         Err(_) => return,
     };
-    let engine = match Engine::new(config) {
+    // SAFETY: as in `prebuild`; `take` moves the engine out once, before any other use.
+    let prebuilt = unsafe { PREBUILT.take() };
+    let engine = match prebuilt.map(Ok).unwrap_or_else(|| Engine::new(config)) {
         Ok(e) => e,
         Err(_) => return send_internal(),
     };

@@ -2,9 +2,9 @@
  * The Fetch host: `Request` in, `Response` out (workerd, Deno, Bun, Node's fetch servers, Fastly JS).
  * Only translation lives here; the core decides every status and header.
  */
-import { Engine, internalError, type HeaderPair, type RespondAction } from '../../core/engine';
-import { drive, type BodySource, type Departure, type ReadResult } from '../../core/driver';
-import { resolveOptions, type McpHttpOptions } from '../../options';
+import { internalError, type HeaderPair, type RespondAction } from '../../core/engine';
+import { createHostCore, drive, type BodySource, type Departure, type ReadResult } from '../../core/driver';
+import type { McpHttpOptions } from '../../options';
 
 export interface McpHttpHandler {
   fetch(request: Request): Promise<Response>;
@@ -57,9 +57,7 @@ function toResponse(action: RespondAction): Response {
 }
 
 export function createMcpHttpHandler(options?: McpHttpOptions): McpHttpHandler {
-  const resolved = resolveOptions(options);
-  const engine = Engine.create(resolved.configJson, resolved.core);
-  const driverOptions = { handlers: resolved.handlers };
+  const host = createHostCore(options);
   return {
     async fetch(request: Request): Promise<Response> {
       const { departure, detach } = departureOf(request.signal);
@@ -68,7 +66,7 @@ export function createMcpHttpHandler(options?: McpHttpOptions): McpHttpHandler {
         const headers: HeaderPair[] = [];
         request.headers.forEach((value, name) => headers.push([name, value]));
         const body = request.body === null ? null : bodySource(request.body);
-        const outcome = await drive(engine, { method: request.method, target: url.pathname + url.search, headers }, body, departure, driverOptions);
+        const outcome = await drive(host, { method: request.method, target: url.pathname + url.search, headers }, body, departure);
         return toResponse(outcome.response);
       } catch {
         return toResponse(internalError());

@@ -3,9 +3,9 @@
  * head; the core counts and judges the body as it streams.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Engine, internalError, type HeaderPair, type RespondAction } from '../../core/engine';
-import { drive, type BodySource, type Departure, type ReadResult } from '../../core/driver';
-import { resolveOptions, type McpHttpOptions } from '../../options';
+import { internalError, type HeaderPair, type RespondAction } from '../../core/engine';
+import { createHostCore, drive, type BodySource, type Departure, type ReadResult } from '../../core/driver';
+import type { McpHttpOptions } from '../../options';
 
 export type McpNodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -20,7 +20,7 @@ const LINGER_BYTES = 64 * 1024 * 1024;
 const DONE: ReadResult = { done: true };
 const FAILED: ReadResult = { error: true };
 
-/** Pull adapter over 'data' events: the stream is paused whenever nobody is waiting for a chunk. */
+/** Pull adapter over 'data' events: the stream is paused while a chunk waits for its reader. */
 function bodySource(req: IncomingMessage): BodySource {
   const queue: Uint8Array[] = [];
   let final: ReadResult | undefined;
@@ -33,9 +33,11 @@ function bodySource(req: IncomingMessage): BodySource {
   };
   req.on('data', (chunk: Buffer) => {
     if (cancelled) return;
-    req.pause();
     if (waiter !== undefined) deliver({ done: false, chunk });
-    else queue.push(chunk);
+    else {
+      queue.push(chunk);
+      req.pause();
+    }
   });
   req.on('end', () => {
     final ??= DONE;
@@ -52,7 +54,7 @@ function bodySource(req: IncomingMessage): BodySource {
       if (final !== undefined) return Promise.resolve(final);
       return new Promise((resolve) => {
         waiter = resolve;
-        req.resume();
+        if (req.isPaused()) req.resume();
       });
     },
     cancel(): void {
@@ -111,15 +113,13 @@ function send(req: IncomingMessage, res: ServerResponse, action: RespondAction, 
 }
 
 export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
-  const resolved = resolveOptions(options);
-  const engine = Engine.create(resolved.configJson, resolved.core);
-  const driverOptions = { handlers: resolved.handlers };
+  const host = createHostCore(options);
   return (req, res) => {
     const departure = departureOf(res);
     const raw = req.rawHeaders;
     const headers: HeaderPair[] = [];
     for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
-    drive(engine, { method: req.method ?? '', target: req.url ?? '', headers }, bodySource(req), departure, driverOptions).then(
+    drive(host, { method: req.method ?? '', target: req.url ?? '', headers }, bodySource(req), departure).then(
       (outcome) => {
         // Unread input left on the connection must never be drained: close instead. A request
         // Node already received completely (no body, or all of it buffered) needs no close.

@@ -180,7 +180,7 @@ impl<'a> Number<'a> {
 }
 
 /// A string, kept as its source span between the quotes (validated UTF-8).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Str<'a> {
     raw: &'a [u8],
     escaped: bool,
@@ -217,6 +217,12 @@ impl<'a> Str<'a> {
             return false;
         }
         DecodedBytes::new(self.raw).eq(s.bytes())
+    }
+}
+
+impl fmt::Debug for Str<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Value::String(*self).fmt(f)
     }
 }
 

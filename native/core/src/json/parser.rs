@@ -599,7 +599,14 @@ impl Parser {
             // A member name is only read inside an object, whose index `open` created.
             let depth = self.stack.len() - 1;
             let obj = self.stack[depth].node;
-            check_key(obj, self.count, &mut self.indexes[depth], &self.nodes, buf, idx)?;
+            check_key(
+                obj,
+                self.count,
+                &mut self.indexes[depth],
+                &self.nodes,
+                buf,
+                idx,
+            )?;
             self.state = State::Colon;
         } else {
             self.value_done();

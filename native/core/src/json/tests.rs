@@ -231,6 +231,10 @@ const INVALID: &[(&[u8], JsonError)] = &[
     (b"{\"\":1,\"\":2}", DuplicateKey),
     (b"{\"a\":1,\"b\":{\"a\":2},\"a\":3}", DuplicateKey),
     (b"{\"a\":1,\"a\":", DuplicateKey),
+    (b"[{\"a\":1,\"a\":2}]", DuplicateKey),
+    (b"[[{\"a\":1,\"a\":2}]]", DuplicateKey),
+    (b"{\"x\":[{\"a\":1,\"\\u0061\":2}]}", DuplicateKey),
+    (b"[1,{\"x\":[{}]},{\"a\":{},\"a\":[]}]", DuplicateKey),
     (b"\"\\ud800\"", LoneSurrogate),
     (b"\"\\udc00\"", LoneSurrogate),
     (b"\"\\udfff\"", LoneSurrogate),
@@ -468,18 +472,36 @@ fn duplicate_keys_in_big_objects() {
         }
     }
 
-    // Every object size around the linear/hash switch.
+    // Every object size around the linear/hash switch, at the root and nested below arrays
+    // and objects.
+    let wrappers = [
+        ("", ""),
+        ("[[", "]]"),
+        ("{\"x\":[", "]}"),
+        ("[{\"x\":{},\"y\":", "}]"),
+    ];
     for size in 1..20 {
-        let mut dup = big_object(size, "k", false);
-        dup.pop();
-        dup.extend_from_slice(format!(",\"k{}\":0}}", size - 1).as_bytes());
-        assert_eq!(
-            parse(&dup, DEPTH).map(|_| ()),
-            Err(DuplicateKey),
-            "{}",
-            size
-        );
-        assert!(parse(&big_object(size, "k", false), DEPTH).is_ok());
+        for (open, close) in wrappers {
+            let mut dup = open.as_bytes().to_vec();
+            dup.extend_from_slice(&big_object(size, "k", false));
+            dup.pop();
+            dup.extend_from_slice(format!(",\"k{}\":0}}{}", size - 1, close).as_bytes());
+            let shown = String::from_utf8_lossy(&dup).into_owned();
+            assert_eq!(
+                parse(&dup, DEPTH).map(|_| ()),
+                Err(DuplicateKey),
+                "{}",
+                shown
+            );
+            let mut ok = open.as_bytes().to_vec();
+            ok.extend_from_slice(&big_object(size, "k", false));
+            ok.extend_from_slice(close.as_bytes());
+            assert!(
+                parse(&ok, DEPTH).is_ok(),
+                "{}",
+                String::from_utf8_lossy(&ok)
+            );
+        }
     }
 }
 

@@ -1,0 +1,20 @@
+/**
+ * Handler options per corpus profile, shared by every target: the Node host, the Fetch handler in
+ * workerd and the Native build (whose embedded configuration comes from the same options through
+ * the hosts' own validation). `example` is the deployed edge service (edge/router.ts).
+ */
+import { PROFILES } from '../../test/support/fixtures';
+import { toolSource } from '../../src/router';
+import * as edge from '../../edge/router';
+import * as backend from './backend-router';
+
+export type ProfileOptions = Record<string, unknown>;
+
+export function profileOptions(): Record<string, ProfileOptions> {
+  return {
+    ...(PROFILES as unknown as Record<string, ProfileOptions>),
+    legacy: { ...PROFILES.default, legacyProtocol: '2025-06-18' },
+    example: { ...edge.options, tools: toolSource(edge.router) },
+    backend: { ...backend.options, tools: toolSource(backend.router) },
+  };
+}
