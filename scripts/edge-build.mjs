@@ -3,16 +3,15 @@
 //   1. engine configuration from edge/router.ts (toolSource + the hosts' option validation; routers
 //      with JavaScript handlers fail closed here),
 //   2. cargo (Debian rustc 1.63) for wasm32-wasi with that configuration embedded (native/edge),
-//   3. wasm-opt -Oz → bin/main.wasm,
+//   3. Wizer (the engine pre-built into the snapshot), wasm-opt -Oz → bin/main.wasm,
 //   4. fastly compute pack → pkg/<name>.tar.gz, fastly compute validate,
 //   5. our own check: main.wasm is a valid module importing only fastly_* and wasi_snapshot_preview1.
 // Flags: --from-fastly (called by `fastly compute build` through [scripts] build: stop after bin/main.wasm,
 // the CLI packs), --config <file> (embed this configuration instead of edge/router.ts),
 // --out <wasm> (write the binary elsewhere; implies no packaging).
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createHash } from 'node:crypto';
-import { ROOT, FASTLY, WORK, EdgeError, run, configFor } from './edge-lib.mjs';
+import { ROOT, FASTLY, WORK, EdgeError, run, configFor, nativeBuildKey } from './edge-lib.mjs';
 import { checkImports } from '../wasm/native-host/host.mjs';
 
 const NATIVE = join(ROOT, 'native');
@@ -26,7 +25,7 @@ function arg(name) {
 
 /** cargo build of pulse-edge with `configPath` embedded; returns the raw wasm path. */
 export function cargoEdge(configPath, targetDir = TARGET_DIR) {
-  const flags = ['-C', 'target-feature=+simd128', `--remap-path-prefix=${NATIVE}=/pulse`, `--remap-path-prefix=${targetDir}=/target`];
+  const flags = ['-C', 'target-feature=+simd128', '-C', 'link-arg=-zstack-size=65536', `--remap-path-prefix=${NATIVE}=/pulse`, `--remap-path-prefix=${targetDir}=/target`];
   const env = { ...process.env, RUSTC: '/usr/bin/rustc', CARGO_TARGET_DIR: targetDir, CARGO_ENCODED_RUSTFLAGS: flags.join('\x1f'), PULSE_EDGE_CONFIG: configPath };
   delete env.RUSTFLAGS;
   delete env.RUSTC_WRAPPER;
@@ -36,9 +35,24 @@ export function cargoEdge(configPath, targetDir = TARGET_DIR) {
   return out;
 }
 
+/**
+ * Wizer runs the binary's `wizer.initialize` (the engine built from the embedded configuration) and
+ * snapshots the result, so no request parses the manifest; then wasm-opt -Oz.
+ */
+export function preinitialize(raw, out) {
+  // WASI is allowed only for libc start-up (an empty environment, no directories): nothing host-specific is captured.
+  run(join(ROOT, 'node_modules', '.bin', 'wizer'), ['--allow-wasi', '--inherit-env', 'false', '--wasm-simd', 'true', '-o', out, raw]);
+}
+
 export function optimize(raw, out) {
+  const snap = join(WORK, `wizer-${process.pid}.wasm`);
+  preinitialize(raw, snap);
   const wasmOpt = existsSync('/usr/bin/wasm-opt') ? '/usr/bin/wasm-opt' : join(ROOT, 'node_modules', '.bin', 'wasm-opt');
-  run(wasmOpt, ['-Oz', '--enable-simd', '--strip-debug', '--strip-producers', raw, '-o', out]);
+  try {
+    run(wasmOpt, ['-Oz', '--enable-simd', '--strip-debug', '--strip-producers', snap, '-o', out]);
+  } finally {
+    rmSync(snap, { force: true });
+  }
 }
 
 /** Validates what `fastly compute validate` does not: a real module with only Compute imports. */
@@ -76,7 +90,7 @@ async function main() {
   const configJson = configFile ? readFileSync(resolve(configFile), 'utf8') : await configFor(join(ROOT, 'edge', 'router.ts'), { native: true });
   const info = buildNative(configJson, out);
   // Lets the diff runner tell whether bin/main.wasm embeds the current configuration.
-  if (out === join(ROOT, 'bin', 'main.wasm')) writeFileSync(join(WORK, 'main.config.sha256'), createHash('sha256').update(configJson).digest('hex') + '\n');
+  if (out === join(ROOT, 'bin', 'main.wasm')) writeFileSync(join(WORK, 'main.build-key'), nativeBuildKey(configJson) + '\n');
   const line = (s) => process.stdout.write(`edge:build: ${s}\n`);
   line(`${out.replace(ROOT + '/', '')} ${info.bytes} bytes, imports ${info.importModules.join(', ')}`);
   if (fromFastly || arg('--out')) return;

@@ -1,7 +1,8 @@
 // Shared by the edge scripts: paths, process helpers, bundling TypeScript entry points with esbuild
 // (installed with vitest) and computing an engine configuration from a router module.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -83,4 +84,27 @@ export async function configFor(routerModule, { native }) {
     }
     throw e;
   }
+}
+
+/** Build recipe of the Native binary; part of every cache key. */
+export const RECIPE = 'simd128, 64 KiB stack, wizer, wasm-opt -Oz';
+
+/** Hash of everything a Native build depends on besides its configuration (core and edge sources). */
+export function nativeSourcesHash() {
+  const h = createHash('sha256').update(RECIPE);
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else h.update(p).update(readFileSync(p));
+    }
+  };
+  for (const d of ['core', 'edge']) walk(join(ROOT, 'native', d));
+  h.update(readFileSync(join(ROOT, 'native', 'Cargo.lock'))).update(readFileSync(join(ROOT, 'native', 'Cargo.toml')));
+  return h.digest('hex');
+}
+
+/** What the diff runner compares to tell whether bin/main.wasm is current. */
+export function nativeBuildKey(configJson) {
+  return createHash('sha256').update(nativeSourcesHash()).update(configJson).digest('hex');
 }

@@ -283,6 +283,13 @@ describe('bindings', () => {
     expect(caught(() => mcp({ router: {} as never, serverInfo: { name: 't', version: '1' } })).code).toBe('PULSE_ERR_OPTIONS');
   });
 
+  it('handle(ctx) needs the Pulse request context', async () => {
+    const server = mcp({ router: new EntityRouter('r').operation('a', { handler: handlers.static(null) }), serverInfo: { name: 't', version: '1' } });
+    await expect(server.handle({} as never)).rejects.toMatchObject({ code: 'PULSE_ERR_OPTIONS' });
+    const res = await server.handle({ request: new Request('http://127.0.0.1/other', { method: 'POST' }) });
+    expect(res.status).toBe(404);
+  });
+
   it('toolSource omits the handler runner when every tool is native', () => {
     const native = toolSource(new EntityRouter('n').operation('a', { handler: handlers.static(null) }));
     expect(native.runHandler).toBeUndefined();

@@ -8,7 +8,8 @@ const DEFAULT: &str = r#"{"path":"/mcp","allowedOrigins":[],"serverInfo":{"name"
 
 fn main() {
     println!("cargo:rerun-if-env-changed=PULSE_EDGE_CONFIG");
-    let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let manifest_dir =
+        PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let source = match env::var("PULSE_EDGE_CONFIG") {
         Ok(p) => Some(PathBuf::from(p)),
         Err(_) => {

@@ -205,7 +205,18 @@ async function runHandler(instruction: Instruction, runner: McpHandlerRunner | u
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Strict UTF-8 where the runtime supports `fatal` (built lazily: a throw here must not break loading). */
+let strictUtf8: TextDecoder | undefined;
+function decodeStrict(bytes: Uint8Array): string {
+  if (strictUtf8 === undefined) {
+    try {
+      strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+    } catch {
+      strictUtf8 = new TextDecoder();
+    }
+  }
+  return strictUtf8.decode(bytes);
+}
 
 /** One governed HTTP call: no redirects, no retry, bounded body read. */
 async function runBackend(instruction: Instruction, signal: AbortSignal | undefined): Promise<string> {
@@ -234,7 +245,7 @@ async function runBackend(instruction: Instruction, signal: AbortSignal | undefi
   if (read === 'failed') return refused;
   let text: string;
   try {
-    text = utf8.decode(read);
+    text = decodeStrict(read);
   } catch {
     return refused;
   }

@@ -18,6 +18,7 @@ export const router = new EntityRouter('diffbackend', {
 })
   .operation('fast', { input, output: reply, handler: post('/fast') })
   .operation('slow', { input, output: reply, handler: post('/slow', { timeoutMs: 250 }) })
+  .operation('slowbound', { input, output: reply, handler: post('/slow', { timeoutMs: 3000 }) })
   .operation('big', { input, output: reply, handler: post('/big', { maxBytes: 512 }) })
   .operation('exact', { input, output: reply, handler: post('/exact', { maxBytes: 512 }) })
   .operation('refused', { input, output: reply, handler: post('/fast', { backend: 'closed' }) })
@@ -30,4 +31,5 @@ export const router = new EntityRouter('diffbackend', {
   .operation('noout', { input, handler: post('/fast') })
   .operation('get', { output: reply, handler: handlers.backend({ backend: 'origin', method: 'GET', path: '/get', maxBytes: 4096, timeoutMs: 2000 }) });
 
-export const options = { serverInfo: { name: 'pulse-diff-backend', version: '0.0.1' } } as const;
+/** The 1 s request deadline cuts `slowbound` (3 s tool budget) short: a deadline-bound timeout. */
+export const options = { serverInfo: { name: 'pulse-diff-backend', version: '0.0.1' }, limits: { deadlineMs: 1000 } } as const;

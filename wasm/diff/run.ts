@@ -10,7 +10,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMcpNodeHandler } from '../../src/node';
 import { resolveOptions } from '../../src/options';
@@ -22,7 +22,8 @@ import { CLOSED_PORT, ORIGIN_PORT } from './backend-router';
 // Plain ESM modules outside the bundle (they locate their own files by import.meta.url).
 import { startOrigin } from './origin.mjs';
 import { startHost } from '../native-host/host.mjs';
-import { ROOT, WORK, run } from '../../scripts/edge-lib.mjs';
+import { ROOT, WORK, run, nativeSourcesHash, nativeBuildKey } from '../../scripts/edge-lib.mjs';
+import { preinitialize } from '../../scripts/edge-build.mjs';
 
 type Target = 'node' | 'native' | 'workerd' | 'js';
 const FIELDS = ['status', 'content-type', 'cache-control', 'allow', 'www-authenticate', 'body'] as const;
@@ -44,13 +45,14 @@ const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex')
 /** A core wasm to use instead of the committed one (for runs while the artifacts are being rebuilt). */
 const CORE_OVERRIDE = process.env.PULSE_DIFF_CORE;
 
-/** Native binaries per profile: cargo without LTO into its own target dir, cached by config hash. */
-function nativeBuild(configJson: string): string {
+/** Native binaries per profile: cargo without LTO into its own target dir, Wizer; cached by sources + config. */
+function nativeBuild(configJson: string, sources: string): string {
   const dir = join(ROOT, 'native', 'target', 'edge-diff');
-  const out = join(dir, 'profiles', `${sha(configJson).slice(0, 16)}.wasm`);
+  const key = sha(sources + configJson).slice(0, 16);
+  const out = join(dir, 'profiles', `${key}.wasm`);
   if (existsSync(out)) return out;
   mkdirSync(join(dir, 'profiles'), { recursive: true });
-  const cfg = join(dir, 'profiles', `${sha(configJson).slice(0, 16)}.json`);
+  const cfg = join(dir, 'profiles', `${key}.json`);
   writeFileSync(cfg, configJson);
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -58,12 +60,14 @@ function nativeBuild(configJson: string): string {
     CARGO_TARGET_DIR: dir,
     CARGO_PROFILE_RELEASE_LTO: 'false',
     CARGO_PROFILE_RELEASE_CODEGEN_UNITS: '16',
-    CARGO_ENCODED_RUSTFLAGS: ['-C', 'target-feature=+simd128'].join('\x1f'),
+    CARGO_ENCODED_RUSTFLAGS: ['-C', 'target-feature=+simd128', '-C', 'link-arg=-zstack-size=65536'].join('\x1f'),
     PULSE_EDGE_CONFIG: cfg,
   };
   delete env.RUSTFLAGS;
   run('/usr/bin/cargo', ['build', '--release', '--locked', '--target', 'wasm32-wasi', '-p', 'pulse-edge'], { cwd: join(ROOT, 'native'), env });
-  copyFileSync(join(dir, 'wasm32-wasi', 'release', 'pulse-edge.wasm'), out);
+  // Written aside and renamed, so a failed step never leaves a cached empty binary.
+  preinitialize(join(dir, 'wasm32-wasi', 'release', 'pulse-edge.wasm'), `${out}.tmp`);
+  renameSync(`${out}.tmp`, out);
   return out;
 }
 
@@ -215,17 +219,18 @@ async function main() {
     const nativePorts = new Map<string, number>();
     const tb = performance.now();
     const mainWasm = join(ROOT, 'bin', 'main.wasm');
-    const mainCfg = join(WORK, 'main.config.sha256');
+    const mainKey = join(WORK, 'main.build-key');
     const notes: string[] = [];
     if (CORE_OVERRIDE) notes.push(`node and workerd run the core from PULSE_DIFF_CORE=${CORE_OVERRIDE}, not wasm/pulse_core.wasm`);
+    const sources = nativeSourcesHash();
     for (const p of profiles) {
       const cfg = resolveOptions(options[p]).configJson;
       let wasm: string;
-      if (p === 'example' && existsSync(mainWasm) && existsSync(mainCfg) && readFileSync(mainCfg, 'utf8').trim() === sha(cfg)) {
+      if (p === 'example' && existsSync(mainWasm) && existsSync(mainKey) && readFileSync(mainKey, 'utf8').trim() === nativeBuildKey(cfg)) {
         wasm = mainWasm;
         notes.push('native/example runs the deployed bin/main.wasm');
       } else {
-        wasm = nativeBuild(cfg);
+        wasm = nativeBuild(cfg, sources);
         if (p === 'example') notes.push('native/example: bin/main.wasm missing or stale, a diff build of the same configuration runs instead');
       }
       const h = await startHost({ wasm, toml, addr: '127.0.0.1:0', workers: 2 });

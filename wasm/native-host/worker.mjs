@@ -3,8 +3,15 @@
 // KV) is a blocking RPC to the main thread over a SharedArrayBuffer (Atomics.wait), which owns all
 // sockets. Writes towards the client are posted without waiting.
 import { parentPort, workerData } from 'node:worker_threads';
-import { WASI } from 'node:wasi';
 import { S, SEND_ERR, KV_ERR, INVALID_HANDLE, HostStatus } from './status.mjs';
+
+// node:wasi announces itself as experimental once per thread; one line per worker is noise.
+const emitWarning = process.emitWarning;
+process.emitWarning = (w, ...rest) => {
+  if (String(w && w.message ? w.message : w).startsWith('WASI is an experimental feature')) return;
+  emitWarning.call(process, w, ...rest);
+};
+const { WASI } = await import('node:wasi');
 
 const { module, sab, view, rpcTimeoutMs } = workerData;
 const ctl = new Int32Array(sab, 0, 4);

@@ -37,11 +37,23 @@ mod raw {
         pub fn body_downstream_get(req_out: *mut Handle, body_out: *mut Handle) -> u32;
         #[link_name = "new"]
         pub fn req_new(req_out: *mut Handle) -> u32;
-        pub fn method_get(req: Handle, buf: *mut u8, buf_len: usize, nwritten_out: *mut usize) -> u32;
+        pub fn method_get(
+            req: Handle,
+            buf: *mut u8,
+            buf_len: usize,
+            nwritten_out: *mut usize,
+        ) -> u32;
         pub fn method_set(req: Handle, method: *const u8, method_len: usize) -> u32;
         pub fn uri_get(req: Handle, buf: *mut u8, buf_len: usize, nwritten_out: *mut usize) -> u32;
         pub fn uri_set(req: Handle, uri: *const u8, uri_len: usize) -> u32;
-        pub fn header_names_get(req: Handle, buf: *mut u8, buf_len: usize, cursor: u32, ending_cursor_out: *mut i64, nwritten_out: *mut usize) -> u32;
+        pub fn header_names_get(
+            req: Handle,
+            buf: *mut u8,
+            buf_len: usize,
+            cursor: u32,
+            ending_cursor_out: *mut i64,
+            nwritten_out: *mut usize,
+        ) -> u32;
         pub fn header_values_get(
             req: Handle,
             name: *const u8,
@@ -52,9 +64,25 @@ mod raw {
             ending_cursor_out: *mut i64,
             nwritten_out: *mut usize,
         ) -> u32;
-        pub fn header_append(req: Handle, name: *const u8, name_len: usize, value: *const u8, value_len: usize) -> u32;
-        pub fn send_async(req: Handle, body: Handle, backend: *const u8, backend_len: usize, pending_out: *mut Handle) -> u32;
-        pub fn pending_req_wait(pending: Handle, resp_out: *mut Handle, body_out: *mut Handle) -> u32;
+        pub fn header_append(
+            req: Handle,
+            name: *const u8,
+            name_len: usize,
+            value: *const u8,
+            value_len: usize,
+        ) -> u32;
+        pub fn send_async(
+            req: Handle,
+            body: Handle,
+            backend: *const u8,
+            backend_len: usize,
+            pending_out: *mut Handle,
+        ) -> u32;
+        pub fn pending_req_wait(
+            pending: Handle,
+            resp_out: *mut Handle,
+            body_out: *mut Handle,
+        ) -> u32;
     }
 
     #[link(wasm_import_module = "fastly_http_body")]
@@ -62,7 +90,13 @@ mod raw {
         #[link_name = "new"]
         pub fn body_new(body_out: *mut Handle) -> u32;
         pub fn read(body: Handle, buf: *mut u8, buf_len: usize, nread_out: *mut usize) -> u32;
-        pub fn write(body: Handle, buf: *const u8, buf_len: usize, end: u32, nwritten_out: *mut usize) -> u32;
+        pub fn write(
+            body: Handle,
+            buf: *const u8,
+            buf_len: usize,
+            end: u32,
+            nwritten_out: *mut usize,
+        ) -> u32;
     }
 
     #[link(wasm_import_module = "fastly_http_resp")]
@@ -72,13 +106,24 @@ mod raw {
         pub fn status_set(resp: Handle, status: u32) -> u32;
         pub fn status_get(resp: Handle, status_out: *mut u16) -> u32;
         #[link_name = "header_append"]
-        pub fn resp_header_append(resp: Handle, name: *const u8, name_len: usize, value: *const u8, value_len: usize) -> u32;
+        pub fn resp_header_append(
+            resp: Handle,
+            name: *const u8,
+            name_len: usize,
+            value: *const u8,
+            value_len: usize,
+        ) -> u32;
         pub fn send_downstream(resp: Handle, body: Handle, streaming: u32) -> u32;
     }
 
     #[link(wasm_import_module = "fastly_async_io")]
     extern "C" {
-        pub fn select(handles: *const Handle, handles_len: usize, timeout_ms: u32, ready_idx_out: *mut u32) -> u32;
+        pub fn select(
+            handles: *const Handle,
+            handles_len: usize,
+            timeout_ms: u32,
+            ready_idx_out: *mut u32,
+        ) -> u32;
     }
 }
 
@@ -97,7 +142,10 @@ pub fn downstream() -> Result<(Handle, Handle), Status> {
 
 /// Reads a value through a `(buf, buf_len, nwritten_out)` getter, growing the buffer when the host
 /// reports `buflen` with the size it needs, up to `max` bytes.
-fn grow_get(max: usize, mut f: impl FnMut(*mut u8, usize, *mut usize) -> u32) -> Result<Vec<u8>, Status> {
+fn grow_get(
+    max: usize,
+    mut f: impl FnMut(*mut u8, usize, *mut usize) -> u32,
+) -> Result<Vec<u8>, Status> {
     let mut cap = 256;
     loop {
         let mut buf = vec![0u8; cap];
@@ -121,11 +169,15 @@ pub fn method(req: Handle) -> Result<Vec<u8>, Status> {
 
 pub fn uri(req: Handle) -> Result<Vec<u8>, Status> {
     // SAFETY: as for `method`.
-    grow_get(16 * 1024, |p, len, n| unsafe { raw::uri_get(req, p, len, n) })
+    grow_get(16 * 1024, |p, len, n| unsafe {
+        raw::uri_get(req, p, len, n)
+    })
 }
 
 /// Runs the multi-value cursor protocol: NUL-terminated items, ending cursor `-1` when done.
-fn multi(mut f: impl FnMut(*mut u8, usize, u32, *mut i64, *mut usize) -> u32) -> Result<Vec<Vec<u8>>, Status> {
+fn multi(
+    mut f: impl FnMut(*mut u8, usize, u32, *mut i64, *mut usize) -> u32,
+) -> Result<Vec<Vec<u8>>, Status> {
     let mut items = Vec::new();
     let mut cursor = 0u32;
     let mut cap = 4096;
@@ -166,7 +218,9 @@ pub fn header_names(req: Handle) -> Result<Vec<Vec<u8>>, Status> {
 
 pub fn header_values(req: Handle, name: &[u8]) -> Result<Vec<Vec<u8>>, Status> {
     // SAFETY: `name` is a live slice; the rest as for `header_names`.
-    let r = multi(|p, len, cur, end, n| unsafe { raw::header_values_get(req, name.as_ptr(), name.len(), p, len, cur, end, n) });
+    let r = multi(|p, len, cur, end, n| unsafe {
+        raw::header_values_get(req, name.as_ptr(), name.len(), p, len, cur, end, n)
+    });
     match r {
         Err(Status(NONE)) => Ok(Vec::new()),
         other => other,
@@ -192,7 +246,9 @@ pub fn request_uri_set(req: Handle, uri: &str) -> Result<(), Status> {
 
 pub fn request_header_append(req: Handle, name: &str, value: &str) -> Result<(), Status> {
     // SAFETY: both pointer/length pairs come from live `&str`s.
-    check(unsafe { raw::header_append(req, name.as_ptr(), name.len(), value.as_ptr(), value.len()) })
+    check(unsafe {
+        raw::header_append(req, name.as_ptr(), name.len(), value.as_ptr(), value.len())
+    })
 }
 
 pub fn send_async(req: Handle, body: Handle, backend: &str) -> Result<Handle, Status> {
@@ -259,7 +315,9 @@ pub fn response_status(resp: Handle) -> Result<u16, Status> {
 
 pub fn response_header_append(resp: Handle, name: &[u8], value: &[u8]) -> Result<(), Status> {
     // SAFETY: both pointer/length pairs come from live slices.
-    check(unsafe { raw::resp_header_append(resp, name.as_ptr(), name.len(), value.as_ptr(), value.len()) })
+    check(unsafe {
+        raw::resp_header_append(resp, name.as_ptr(), name.len(), value.as_ptr(), value.len())
+    })
 }
 
 pub fn send_downstream(resp: Handle, body: Handle) -> Result<(), Status> {
@@ -273,5 +331,9 @@ pub fn select(handles: &[Handle], timeout_ms: u32) -> Result<Option<usize>, Stat
     let mut idx = u32::MAX;
     // SAFETY: `handles` is a live slice of `u32`s; valid out-pointer.
     check(unsafe { raw::select(handles.as_ptr(), handles.len(), timeout_ms.max(1), &mut idx) })?;
-    Ok(if idx == u32::MAX { None } else { Some(idx as usize) })
+    Ok(if idx == u32::MAX {
+        None
+    } else {
+        Some(idx as usize)
+    })
 }

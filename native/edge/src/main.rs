@@ -2,6 +2,7 @@
 //! the engine configuration (manifest included) embedded at compile time by `build.rs`.
 #![forbid(unsafe_op_in_unsafe_fn)]
 
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod record;
 
 #[cfg(target_arch = "wasm32")]

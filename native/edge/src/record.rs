@@ -5,8 +5,12 @@ use pulse_core::json::{self, write, Value};
 
 /// What a host answers on its own when the core misbehaves (the TypeScript hosts send the same).
 pub const INTERNAL_STATUS: u16 = 500;
-pub const INTERNAL_HEADERS: [(&str, &str); 2] = [("content-type", "application/json"), ("cache-control", "no-store")];
-pub const INTERNAL_BODY: &[u8] = br#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}"#;
+pub const INTERNAL_HEADERS: [(&str, &str); 2] = [
+    ("content-type", "application/json"),
+    ("cache-control", "no-store"),
+];
+pub const INTERNAL_BODY: &[u8] =
+    br#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}"#;
 
 pub const TIMEOUT: &[u8] = br#"{"ok":false,"reason":"timeout"}"#;
 pub const REFUSED: &[u8] = br#"{"ok":false,"reason":"refused"}"#;
@@ -20,7 +24,7 @@ pub fn request_target(uri: &str) -> String {
         Some(i) => &uri[i + 3..],
         None => return uri.to_string(),
     };
-    match rest.find(|c| c == '/' || c == '?') {
+    match rest.find(&['/', '?'][..]) {
         Some(j) if rest.as_bytes()[j] == b'/' => rest[j..].to_string(),
         Some(j) => format!("/{}", &rest[j..]),
         None => "/".to_string(),
@@ -74,7 +78,11 @@ pub fn parse_response(rec: &[u8]) -> Option<Record<'_>> {
         let value = l[colon + 1..].strip_prefix(b" ").unwrap_or(&l[colon + 1..]);
         headers.push((&l[..colon], value));
     }
-    Some(Record { status, headers, body: rest })
+    Some(Record {
+        status,
+        headers,
+        body: rest,
+    })
 }
 
 /// A `{"kind":"backend"}` instruction.
@@ -93,7 +101,9 @@ pub struct BackendCall {
 pub enum Instruction {
     Backend(BackendCall),
     /// Handler calls and anything this host does not perform.
-    Unavailable { backend_shaped: bool },
+    Unavailable {
+        backend_shaped: bool,
+    },
 }
 
 fn positive(v: Option<Value<'_>>) -> f64 {
@@ -107,15 +117,25 @@ fn positive(v: Option<Value<'_>>) -> f64 {
 pub fn parse_instruction(bytes: &[u8]) -> Instruction {
     let doc = match json::parse(bytes, 8) {
         Ok(d) => d,
-        Err(_) => return Instruction::Unavailable { backend_shaped: false },
+        Err(_) => {
+            return Instruction::Unavailable {
+                backend_shaped: false,
+            }
+        }
     };
     let obj = match doc.root() {
         Value::Object(o) => o,
-        _ => return Instruction::Unavailable { backend_shaped: false },
+        _ => {
+            return Instruction::Unavailable {
+                backend_shaped: false,
+            }
+        }
     };
     let kind_is = |k: &str| matches!(obj.get("kind"), Some(Value::String(s)) if s.eq_str(k));
     if !kind_is("backend") {
-        return Instruction::Unavailable { backend_shaped: false };
+        return Instruction::Unavailable {
+            backend_shaped: false,
+        };
     }
     let text = |key: &str| match obj.get(key) {
         Some(Value::String(s)) => Some(s.as_str().into_owned()),
@@ -123,7 +143,11 @@ pub fn parse_instruction(bytes: &[u8]) -> Instruction {
     };
     let (backend, method, url) = match (text("backend"), text("method"), text("url")) {
         (Some(b), Some(m), Some(u)) => (b, m, u),
-        _ => return Instruction::Unavailable { backend_shaped: true },
+        _ => {
+            return Instruction::Unavailable {
+                backend_shaped: true,
+            }
+        }
     };
     let mut headers = Vec::new();
     if let Some(Value::Array(list)) = obj.get("headers") {
@@ -185,9 +209,16 @@ mod tests {
 
     #[test]
     fn response_record_round_trip() {
-        let r = parse_response(b"202\r\ncontent-type: application/json\r\nx: \r\n\r\n{}").expect("valid");
+        let r = parse_response(b"202\r\ncontent-type: application/json\r\nx: \r\n\r\n{}")
+            .expect("valid");
         assert_eq!(r.status, 202);
-        assert_eq!(r.headers, vec![(&b"content-type"[..], &b"application/json"[..]), (&b"x"[..], &b""[..])]);
+        assert_eq!(
+            r.headers,
+            vec![
+                (&b"content-type"[..], &b"application/json"[..]),
+                (&b"x"[..], &b""[..])
+            ]
+        );
         assert_eq!(r.body, b"{}");
         assert!(parse_response(b"20x\r\n\r\n").is_none());
         assert!(parse_response(b"200\r\nbroken").is_none());
@@ -209,13 +240,26 @@ mod tests {
                 timeout_ms: 250.0,
             })
         );
-        assert_eq!(parse_instruction(br#"{"kind":"handler","op":"x"}"#), Instruction::Unavailable { backend_shaped: false });
-        assert_eq!(parse_instruction(br#"{"kind":"backend","method":"GET"}"#), Instruction::Unavailable { backend_shaped: true });
+        assert_eq!(
+            parse_instruction(br#"{"kind":"handler","op":"x"}"#),
+            Instruction::Unavailable {
+                backend_shaped: false
+            }
+        );
+        assert_eq!(
+            parse_instruction(br#"{"kind":"backend","method":"GET"}"#),
+            Instruction::Unavailable {
+                backend_shaped: true
+            }
+        );
     }
 
     #[test]
     fn backend_payloads() {
-        assert_eq!(backend_ok(200, b"\xEF\xBB\xBFhi\""), br#"{"ok":true,"status":200,"body":"hi\""}"#.to_vec());
+        assert_eq!(
+            backend_ok(200, b"\xEF\xBB\xBFhi\""),
+            br#"{"ok":true,"status":200,"body":"hi\""}"#.to_vec()
+        );
         assert_eq!(backend_ok(200, b"\xff"), REFUSED.to_vec());
     }
 }

@@ -102,7 +102,8 @@ fn drive(r: &mut Request, mut step: Step, body: Handle, clock: &Clock) -> Option
             Step::Continue if end_sent => return None,
             Step::Continue => {
                 let wait = r.timeout_ms(clock.now());
-                let ready = wait > 0.0 && matches!(fastly::select(&[body], wait_ms(wait)), Ok(Some(_)) | Err(_));
+                let ready = wait > 0.0
+                    && matches!(fastly::select(&[body], wait_ms(wait)), Ok(Some(_)) | Err(_));
                 if !ready {
                     let s = own(r.tick(clock.now()));
                     // A tick that neither answers nor leaves time to wait would spin.
@@ -134,8 +135,12 @@ fn perform(r: &mut Request, instr: &[u8], clock: &Clock) -> Step {
             let limit = call.timeout_ms.min(r.timeout_ms(clock.now()));
             backend(&call, clock.now() + limit, clock)
         }
-        Instruction::Unavailable { backend_shaped: true } => record::REFUSED.to_vec(),
-        Instruction::Unavailable { backend_shaped: false } => record::HANDLER_UNAVAILABLE.to_vec(),
+        Instruction::Unavailable {
+            backend_shaped: true,
+        } => record::REFUSED.to_vec(),
+        Instruction::Unavailable {
+            backend_shaped: false,
+        } => record::HANDLER_UNAVAILABLE.to_vec(),
     };
     own(r.resume(&payload, clock.now()))
 }
@@ -156,7 +161,7 @@ fn ready_by(h: Handle, deadline: f64, clock: &Clock) -> bool {
 
 fn authority(url: &str) -> Option<&str> {
     let rest = &url[url.find("://")? + 3..];
-    let end = rest.find(|c| c == '/' || c == '?' || c == '#').unwrap_or(rest.len());
+    let end = rest.find(&['/', '?', '#'][..]).unwrap_or(rest.len());
     Some(&rest[..end])
 }
 
@@ -169,7 +174,11 @@ fn backend(call: &BackendCall, deadline: f64, clock: &Clock) -> Vec<u8> {
         let req = fastly::request_new()?;
         fastly::request_method_set(req, &call.method)?;
         fastly::request_uri_set(req, &call.url)?;
-        if !call.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
+        if !call
+            .headers
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("host"))
+        {
             if let Some(a) = authority(&call.url) {
                 fastly::request_header_append(req, "host", a)?;
             }
@@ -246,6 +255,9 @@ fn send_record(rec: &[u8]) {
 }
 
 fn send_internal() {
-    let headers: Vec<(&[u8], &[u8])> = record::INTERNAL_HEADERS.iter().map(|(n, v)| (n.as_bytes(), v.as_bytes())).collect();
+    let headers: Vec<(&[u8], &[u8])> = record::INTERNAL_HEADERS
+        .iter()
+        .map(|(n, v)| (n.as_bytes(), v.as_bytes()))
+        .collect();
     let _ = send(record::INTERNAL_STATUS, &headers, record::INTERNAL_BODY);
 }

@@ -655,6 +655,10 @@ fn containers_navigate() {
     assert_eq!(a.get(1).unwrap().as_array().unwrap().len(), 2);
     assert!(a.get(3).is_none());
     assert_eq!(format!("{:?}", a.get(2).unwrap()), "{\"x\":{}}");
+    assert_eq!(
+        format!("{:?}", root.get("d").unwrap().as_string().unwrap()),
+        "\"e\""
+    );
     assert!(root
         .get("b")
         .unwrap()
