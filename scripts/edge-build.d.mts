@@ -1,0 +1,5 @@
+export function cargoEdge(configPath: string, targetDir?: string): string;
+export function preinitialize(raw: string, out: string): void;
+export function optimize(raw: string, out: string): void;
+export function checkWasm(path: string): { bytes: number; importModules: string[]; imports: number };
+export function buildNative(configJson: string, outWasm: string, targetDir?: string): { bytes: number; importModules: string[]; imports: number };

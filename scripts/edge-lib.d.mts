@@ -1,0 +1,12 @@
+export const ROOT: string;
+export const FASTLY: string;
+export const WORK: string;
+export const RECIPE: string;
+export class EdgeError extends Error {
+  readonly code: string;
+}
+export function run(cmd: string, args: string[], options?: object): string;
+export function bundleForNode(entry: string, outfile: string, extra?: object): Promise<string>;
+export function configFor(routerModule: string, opts: { native: boolean }): Promise<string>;
+export function nativeSourcesHash(): string;
+export function nativeBuildKey(configJson: string): string;

@@ -1,0 +1,1 @@
+export function startOrigin(port: number): Promise<{ port: number; close(): Promise<void> }>;

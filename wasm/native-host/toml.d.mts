@@ -1,0 +1,4 @@
+export class TomlError extends Error {
+  readonly code: 'TOML_SYNTAX';
+}
+export function parseToml(text: string): Record<string, unknown>;
