@@ -3,9 +3,9 @@
 // → js-compute-runtime (@fastly/js-compute 3.46) → bin/js/main.wasm → fastly compute pack with
 // edge/js/fastly.toml → pkg/pulse-mcp-edge-js.tar.gz → fastly compute validate → import check.
 // --from-fastly stops after bin/js/main.wasm (the Fastly CLI packs).
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, FASTLY, WORK, EdgeError, run } from './edge-lib.mjs';
+import { ROOT, FASTLY, WORK, EdgeError, run, bundleJsEntry } from './edge-lib.mjs';
 import { checkWasm } from './edge-build.mjs';
 
 async function main() {
@@ -13,18 +13,7 @@ async function main() {
   const dir = join(WORK, 'js');
   mkdirSync(dir, { recursive: true });
   const bundle = join(dir, 'index.js');
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: [join(ROOT, 'edge', 'fastly-js.ts')],
-    outfile: bundle,
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    target: 'es2022',
-    logLevel: 'error',
-    loader: { '.json': 'json' },
-  });
+  const key = await bundleJsEntry(bundle);
   const out = join(ROOT, 'bin', 'js', 'main.wasm');
   const tmp = join(dir, 'main.wasm');
   rmSync(tmp, { force: true });
@@ -33,6 +22,8 @@ async function main() {
   const info = checkWasm(tmp);
   mkdirSync(join(ROOT, 'bin', 'js'), { recursive: true });
   copyFileSync(tmp, out);
+  // Lets the diff runner tell whether bin/js/main.wasm is built from the current sources.
+  writeFileSync(join(WORK, 'js.build-key'), key + '\n');
   process.stdout.write(`edge:build:js: bin/js/main.wasm ${info.bytes} bytes, imports ${info.importModules.length} modules (fastly_* and wasi_snapshot_preview1 only)\n`);
   if (process.argv.includes('--from-fastly')) return;
   const packDir = join(dir, 'pack');

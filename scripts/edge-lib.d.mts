@@ -10,3 +10,4 @@ export function bundleForNode(entry: string, outfile: string, extra?: object): P
 export function configFor(routerModule: string, opts: { native: boolean }): Promise<string>;
 export function nativeSourcesHash(): string;
 export function nativeBuildKey(configJson: string): string;
+export function bundleJsEntry(outfile: string): Promise<string>;

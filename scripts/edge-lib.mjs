@@ -108,3 +108,21 @@ export function nativeSourcesHash() {
 export function nativeBuildKey(configJson) {
   return createHash('sha256').update(nativeSourcesHash()).update(configJson).digest('hex');
 }
+
+/** The esbuild bundle of the Fastly JavaScript entry (edge/fastly-js.ts); returns its sha256. */
+export async function bundleJsEntry(outfile) {
+  const esbuild = await import('esbuild');
+  mkdirSync(dirname(outfile), { recursive: true });
+  await esbuild.build({
+    entryPoints: [join(ROOT, 'edge', 'fastly-js.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2022',
+    logLevel: 'error',
+    loader: { '.json': 'json' },
+  });
+  return createHash('sha256').update(readFileSync(outfile)).digest('hex');
+}

@@ -112,6 +112,8 @@ export class Engine {
   private core: CoreExports;
   private handle: number;
   private poisoned = false;
+  /** Bumped on every rebuild, so requests of a discarded instance never touch the new one. */
+  private generation = 0;
 
   private constructor(
     private readonly configJson: string,
@@ -137,9 +139,9 @@ export class Engine {
     throw new PulseConfigError(message.length > 0 ? message : 'configuration rejected by the core');
   }
 
-  /** Marks the instance unusable after a trap; the next request rebuilds it. */
-  poison(): void {
-    this.poisoned = true;
+  /** Marks instance `generation` unusable after a trap; the next request rebuilds it. */
+  poison(generation: number): void {
+    if (generation === this.generation) this.poisoned = true;
   }
 
   request(now: number): CoreRequest {
@@ -151,21 +153,22 @@ export class Engine {
         throw new PulseCoreError('core: the instance could not be rebuilt');
       }
       this.poisoned = false;
+      this.generation++;
     }
     let req: number;
     try {
       req = this.core.pulse_request_new(this.handle, now) >>> 0;
     } catch {
-      this.poison();
+      this.poison(this.generation);
       throw new PulseCoreError('core: request could not start');
     }
     if (req === 0) throw new PulseCoreError('core: request could not start');
-    return new CoreRequest(this, this.core, req);
+    return new CoreRequest(this, this.core, req, this.generation);
   }
 
-  /** @internal */
-  isPoisoned(): boolean {
-    return this.poisoned;
+  /** @internal Whether instance `generation` may still be called. */
+  usable(generation: number): boolean {
+    return !this.poisoned && generation === this.generation;
   }
 }
 
@@ -189,6 +192,7 @@ export class CoreRequest {
     private readonly engine: Engine,
     private readonly core: CoreExports,
     private readonly req: number,
+    private readonly generation: number,
   ) {}
 
   head(method: string, target: string, headers: Iterable<HeaderPair>, now: number): Action {
@@ -224,12 +228,12 @@ export class CoreRequest {
 
   /** Milliseconds the host may wait for its next event; 0 when already expired. */
   timeoutMs(now: number): number {
-    if (this.engine.isPoisoned()) return 0;
+    if (!this.engine.usable(this.generation)) return 0;
     try {
       const ms = this.core.pulse_request_timeout_ms(this.req, now);
       return Number.isFinite(ms) && ms > 0 ? ms : 0;
     } catch {
-      this.engine.poison();
+      this.engine.poison(this.generation);
       return 0;
     }
   }
@@ -238,16 +242,16 @@ export class CoreRequest {
     if (this.freed) return;
     this.freed = true;
     // A poisoned instance is discarded whole; calling into it again could trap again.
-    if (this.engine.isPoisoned()) return;
+    if (!this.engine.usable(this.generation)) return;
     try {
       this.core.pulse_request_free(this.req);
     } catch {
-      this.engine.poison();
+      this.engine.poison(this.generation);
     }
   }
 
   private act(call: () => number): Action {
-    if (this.freed || this.engine.isPoisoned()) return internalError();
+    if (this.freed || !this.engine.usable(this.generation)) return internalError();
     let code: number;
     let payload: Uint8Array;
     try {
@@ -256,7 +260,7 @@ export class CoreRequest {
       const len = this.core.pulse_output_len(this.req) >>> 0;
       payload = code === 1 || code === 2 ? new Uint8Array(this.core.memory.buffer, ptr, len).slice() : new Uint8Array(0);
     } catch {
-      this.engine.poison();
+      this.engine.poison(this.generation);
       return internalError();
     }
     switch (code) {

@@ -22,7 +22,7 @@ import { CLOSED_PORT, ORIGIN_PORT } from './backend-router';
 // Plain ESM modules outside the bundle (they locate their own files by import.meta.url).
 import { startOrigin } from './origin.mjs';
 import { startHost } from '../native-host/host.mjs';
-import { ROOT, WORK, run, nativeSourcesHash, nativeBuildKey } from '../../scripts/edge-lib.mjs';
+import { ROOT, WORK, run, nativeSourcesHash, nativeBuildKey, bundleJsEntry } from '../../scripts/edge-lib.mjs';
 import { preinitialize } from '../../scripts/edge-build.mjs';
 
 type Target = 'node' | 'native' | 'workerd' | 'js';
@@ -244,7 +244,10 @@ async function main() {
     // js (the Fastly JavaScript package serves the deployed router only)
     const jsWasm = join(ROOT, 'bin', 'js', 'main.wasm');
     let jsPort: number | undefined;
-    if (existsSync(jsWasm)) {
+    const jsKey = join(WORK, 'js.build-key');
+    const jsCurrent = existsSync(jsWasm) && existsSync(jsKey) && readFileSync(jsKey, 'utf8').trim() === (await bundleJsEntry(join(WORK, 'js', 'diff-check.js')));
+    if (existsSync(jsWasm) && !jsCurrent) notes.push('js: bin/js/main.wasm is stale (sources changed since npm run edge:build:js), target skipped');
+    else if (jsCurrent) {
       const h = await startHost({ wasm: jsWasm, toml, addr: '127.0.0.1:0', workers: 2, requestTimeoutMs: 60000 });
       jsPort = h.port;
       closers.push(() => h.close());

@@ -28,7 +28,8 @@ pub fn check(config: &Config, head: &Head<'_>) -> Result<(), Refusal> {
             return Err(Refusal::Empty(403));
         }
     }
-    if !matches!(head.get(Field::Accept), Some(v) if accepts_json_and_sse(v)) {
+    // The JSON-RPC profile answers JSON only; the MCP transport requires both media types listed.
+    if !config.jsonrpc && !matches!(head.get(Field::Accept), Some(v) if accepts_json_and_sse(v)) {
         return Err(Refusal::Empty(406));
     }
     if !matches!(head.get(Field::ContentType), Some(v) if is_json_utf8(v)) {

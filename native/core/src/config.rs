@@ -24,6 +24,8 @@ pub struct Config {
     pub limits: Limits,
     /// `legacyProtocol: "2025-06-18"`.
     pub legacy: bool,
+    /// `profile: "jsonrpc"`.
+    pub jsonrpc: bool,
     pub tools: Option<Tools>,
 }
 
@@ -44,6 +46,7 @@ impl Config {
                 "limits",
                 "legacyProtocol",
                 "tools",
+                "profile",
             ];
             if !known.iter().any(|k| key.eq_str(k)) {
                 return Err("config: unknown option");
@@ -72,6 +75,16 @@ impl Config {
             None => None,
             Some(manifest) => Some(Tools::from_manifest(manifest, &limits)?),
         };
+        // `jsonrpc`: the router as a plain JSON-RPC 2.0 endpoint (`jsonRpc(router)`), no MCP layer.
+        let jsonrpc = match present(root.get("profile")) {
+            None => false,
+            Some(Value::String(s)) if s.eq_str("mcp") => false,
+            Some(Value::String(s)) if s.eq_str("jsonrpc") => true,
+            Some(_) => return Err("profile: must be \"mcp\" or \"jsonrpc\""),
+        };
+        if jsonrpc && (tools.is_none() || legacy) {
+            return Err("profile: \"jsonrpc\" needs tools and no legacyProtocol");
+        }
         Ok(Config {
             path,
             allowed_origins,
@@ -79,6 +92,7 @@ impl Config {
             server_version,
             limits,
             legacy,
+            jsonrpc,
             tools,
         })
     }

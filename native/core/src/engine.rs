@@ -14,6 +14,7 @@ use crate::errors::{
 };
 use crate::head::{self, HeadError, Kept};
 use crate::json::{Parser, Value};
+use crate::jsonrpc::{self, RpcCall, RpcStep};
 use crate::legacy::{self, LegacyFragments};
 use crate::limits::Limits;
 use crate::modern;
@@ -108,11 +109,17 @@ pub struct Request {
     out: Vec<u8>,
 }
 
-/// One tool call waiting for `resume`: the tools side's state, the id to echo, the envelope to frame.
+/// One call waiting for `resume`: the tools side's state and the id to echo (empty for a
+/// JSON-RPC notification, which gets no reply).
 struct Pending {
-    call: ToolCall,
+    call: Resumable,
     id: Vec<u8>,
-    legacy: bool,
+}
+
+enum Resumable {
+    /// An MCP `tools/call`, framed in the modern or the legacy envelope.
+    Tool { call: ToolCall, legacy: bool },
+    Rpc(RpcCall),
 }
 
 impl Request {
@@ -278,7 +285,7 @@ impl Request {
         if self.deadline.expired(now) {
             return self.interrupted();
         }
-        let Pending { call, id, legacy } = match std::mem::replace(&mut self.state, State::Done) {
+        let Pending { call, id } = match std::mem::replace(&mut self.state, State::Done) {
             State::Pending(p) => p,
             _ => unreachable!("checked above"),
         };
@@ -287,8 +294,17 @@ impl Request {
             Some(t) => t,
             None => unreachable!("a call is pending only when tools are configured"),
         };
-        let s = tools.resume(call, payload, self.deadline.remaining(now));
-        let pending = step(engine, s, &id, legacy, &mut self.out);
+        let remaining = self.deadline.remaining(now);
+        let pending = match call {
+            Resumable::Tool { call, legacy } => {
+                let s = tools.resume(call, payload, remaining);
+                step(engine, s, &id, legacy, &mut self.out)
+            }
+            Resumable::Rpc(call) => {
+                let s = jsonrpc::resume(tools, call, payload, remaining);
+                rpc_step(engine, s, id, &mut self.out)
+            }
+        };
         self.settle(pending)
     }
 
@@ -364,6 +380,15 @@ fn dispatch(
             return None;
         }
     };
+    let tools = e.config.tools.as_ref();
+    if e.config.jsonrpc {
+        let (tools, object) = match (tools, root) {
+            (Some(t), Value::Object(o)) => (t, *o),
+            _ => unreachable!("config requires tools for the jsonrpc profile; classify admits objects only"),
+        };
+        let s = jsonrpc::call(tools, object, remaining);
+        return rpc_step(e, s, env.id.clone().unwrap_or_default(), out);
+    }
     let id = match &env.id {
         Some(id) => id.as_slice(),
         None => {
@@ -371,7 +396,6 @@ fn dispatch(
             return None;
         }
     };
-    let tools = e.config.tools.as_ref();
     if !modern::is_modern(kept, &env) {
         if !e.config.legacy {
             fail(out, e, &legacy::refuse(kept, &env, &e.frags), Some(id));
@@ -465,10 +489,55 @@ fn step(e: &Inner, s: Step, id: &[u8], legacy: bool, out: &mut Vec<u8>) -> Optio
             out.clear();
             out.extend_from_slice(&instruction);
             Some(Pending {
-                call: state,
+                call: Resumable::Tool {
+                    call: state,
+                    legacy,
+                },
                 id: id.to_vec(),
-                legacy,
             })
+        }
+    }
+}
+
+/// Frames one JSON-RPC profile step; `id` is empty for a notification, which never gets a body.
+fn rpc_step(e: &Inner, s: RpcStep, id: Vec<u8>, out: &mut Vec<u8>) -> Option<Pending> {
+    match s {
+        RpcStep::Call { instruction, state } => {
+            out.clear();
+            out.extend_from_slice(&instruction);
+            Some(Pending {
+                call: Resumable::Rpc(state),
+                id,
+            })
+        }
+        RpcStep::NoReply => {
+            response::empty(out, 204, Timing::AfterBody);
+            None
+        }
+        // A notification is never answered, not even with an error.
+        _ if id.is_empty() => {
+            response::empty(out, 204, Timing::AfterBody);
+            None
+        }
+        RpcStep::Result(mut text) => {
+            text.push(b'}');
+            reply(out, e, &id, &text);
+            None
+        }
+        RpcStep::Error {
+            status,
+            code,
+            message,
+            data,
+        } => {
+            let err = RpcError {
+                status,
+                code,
+                message,
+                data,
+            };
+            fail(out, e, &err, Some(&id));
+            None
         }
     }
 }

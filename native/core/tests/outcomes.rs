@@ -751,3 +751,47 @@ fn unknown_version_header_without_envelope_is_a_legacy_client() {
     .expect(400, Some(-32020), Id::Echo("1"));
     check(&row);
 }
+
+/// `profile: "jsonrpc"`: the router as a plain JSON-RPC 2.0 endpoint, no MCP headers.
+#[test]
+fn jsonrpc_profile() {
+    let engine = Engine::new(tools_config(r#""profile":"jsonrpc","#).as_bytes()).unwrap();
+    let head = "POST /mcp\r\ncontent-type: application/json\r\n";
+    let run = |body: &str| {
+        let mut req = engine.request(0.0);
+        assert_eq!(req.head(head.as_bytes(), 0.0), Action::Continue);
+        assert_eq!(req.body(body.as_bytes(), 0.0), Action::Continue);
+        status_of(req.end(0.0))
+    };
+    assert_eq!(
+        run(r#"{"jsonrpc":"2.0","id":1,"method":"fixed"}"#),
+        (200, r#"{"jsonrpc":"2.0","id":1,"result":true}"#.to_string())
+    );
+    let (status, body) = run(r#"{"jsonrpc":"2.0","id":2,"method":"nope"}"#);
+    assert_eq!(status, 404);
+    assert!(body.contains(r#""id":2,"error":{"code":-32601"#), "{body}");
+    let (status, body) = run(r#"{"jsonrpc":"2.0","id":3,"method":"echo","params":{"msg":7}}"#);
+    assert_eq!(status, 400);
+    assert!(body.contains(r#""code":-32602"#), "{body}");
+    assert_eq!(run(r#"{"jsonrpc":"2.0","method":"fixed"}"#), (204, String::new()));
+    let (status, body) = run(r#"[{"jsonrpc":"2.0","id":1,"method":"fixed"}]"#);
+    assert_eq!((status, body.contains("-32600")), (400, true));
+
+    // A JavaScript handler goes out as a CALL and comes back framed as JSON-RPC.
+    let mut req = engine.request(0.0);
+    req.head(head.as_bytes(), 0.0);
+    req.body(br#"{"jsonrpc":"2.0","id":"j","method":"echo","params":{"msg":"hi"}}"#, 0.0);
+    assert!(matches!(req.end(0.0), Action::Call(_)));
+    assert_eq!(
+        status_of(req.resume(br#"{"ok":true,"output":{"msg":"hi"}}"#, 1.0)),
+        (200, r#"{"jsonrpc":"2.0","id":"j","result":{"msg":"hi"}}"#.to_string())
+    );
+    let mut req = engine.request(0.0);
+    req.head(head.as_bytes(), 0.0);
+    req.body(br#"{"jsonrpc":"2.0","id":"k","method":"echo","params":{"msg":"hi"}}"#, 0.0);
+    assert!(matches!(req.end(0.0), Action::Call(_)));
+    let (status, body) = status_of(req.resume(br#"{"ok":false}"#, 1.0));
+    assert!(body.contains(r#""code":-32000"#), "{status} {body}");
+
+    assert!(Engine::new(br#"{"profile":"jsonrpc"}"#).is_err(), "jsonrpc needs tools");
+}
