@@ -3,3 +3,4 @@ export function preinitialize(raw: string, out: string): void;
 export function optimize(raw: string, out: string): void;
 export function checkWasm(path: string): { bytes: number; importModules: string[]; imports: number };
 export function buildNative(configJson: string, outWasm: string, targetDir?: string): { bytes: number; importModules: string[]; imports: number };
+export function backendNames(configJson: string): string[];

@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join, resolve } from 'node:path';
 import { ROOT, FASTLY, WORK, EdgeError, run, configFor, nativeBuildKey } from './edge-lib.mjs';
 import { checkImports } from '../wasm/native-host/host.mjs';
+import { parseToml } from '../wasm/native-host/toml.mjs';
 
 const NATIVE = join(ROOT, 'native');
 const TARGET_DIR = join(NATIVE, 'target', 'edge');
@@ -65,6 +66,28 @@ export function checkWasm(path) {
   return { bytes: bytes.length, importModules: mods, imports: WebAssembly.Module.imports(module).length };
 }
 
+/** Backend names the configuration's manifest sends to (every `{"kind":"backend","backend":…}`). */
+export function backendNames(configJson) {
+  const names = new Set();
+  const walk = (v) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      if (v.kind === 'backend' && typeof v.backend === 'string') names.add(v.backend);
+      Object.values(v).forEach(walk);
+    }
+  };
+  walk(JSON.parse(configJson));
+  return [...names].sort();
+}
+
+/** Fails closed when the router calls a backend fastly.toml does not declare. */
+function checkBackendsDeclared(configJson) {
+  const m = parseToml(readFileSync(join(ROOT, 'fastly.toml'), 'utf8'));
+  const declared = new Set([...Object.keys(m.setup?.backends ?? {}), ...Object.keys(m.local_server?.backends ?? {})]);
+  const missing = backendNames(configJson).filter((n) => !declared.has(n));
+  if (missing.length) throw new EdgeError('BACKEND_UNDECLARED', `the router calls backends fastly.toml does not declare: ${missing.join(', ')} (add [setup.backends.<name>] for publish and [local_server.backends.<name>] to serve locally)`);
+}
+
 function manifestName() {
   const m = /^name\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, 'fastly.toml'), 'utf8'));
   if (!m) throw new EdgeError('MANIFEST', 'fastly.toml has no name');
@@ -88,6 +111,7 @@ async function main() {
   const configFile = arg('--config');
   const out = resolve(arg('--out') ?? join(ROOT, 'bin', 'main.wasm'));
   const configJson = configFile ? readFileSync(resolve(configFile), 'utf8') : await configFor(join(ROOT, 'edge', 'router.ts'), { native: true });
+  checkBackendsDeclared(configJson);
   const info = buildNative(configJson, out);
   // Lets the diff runner tell whether bin/main.wasm embeds the current configuration.
   if (out === join(ROOT, 'bin', 'main.wasm')) writeFileSync(join(WORK, 'main.build-key'), nativeBuildKey(configJson) + '\n');

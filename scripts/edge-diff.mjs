@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run diff — bundles the differential runner (wasm/diff/run.ts, TypeScript sources of the hosts
 // included) with esbuild and runs it. Plain .mjs helpers stay external so they find their own files.
-// Flags pass through: --only <substring of case names>, --verbose.
+// Flags pass through: --only <substring of case names>, --verbose, --with-js (build the JavaScript package if absent).
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { ROOT, WORK, bundleForNode } from './edge-lib.mjs';

@@ -31,6 +31,7 @@ export type {
   McpBinding,
   McpBindingOptions,
   JsonRpcBinding,
+  JsonRpcOptions,
   PulseRequestContext,
   RouterToolSource,
   ToolSourceOptions,

@@ -11,6 +11,7 @@ import { startHost, parseArgs, checkImports } from '../wasm/native-host/host.mjs
 import { loadHostConfig } from '../wasm/native-host/config.mjs';
 import { parseToml } from '../wasm/native-host/toml.mjs';
 import { envelope, modernHeaders } from './support/fixtures';
+import { configFor } from '../scripts/edge-lib.mjs';
 
 const ROOT = resolve(__dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'pulse-host-test-'));
@@ -167,4 +168,28 @@ describe('the Native binary in the host', () => {
       await h.close();
     }
   });
+});
+
+describe('Native eligibility', () => {
+  it('fails closed for a router with a JavaScript handler, with a clear message', async () => {
+    const mod = join(dir, 'js-router.ts');
+    writeFileSync(
+      mod,
+      [
+        `import { EntityRouter, codec } from ${JSON.stringify(join(ROOT, 'src', 'pulse'))};`,
+        "export const router = new EntityRouter('jsrouter').operation('hello', { output: codec.string({ maxLength: 16 }), handler: () => 'hi' });",
+        "export const options = { serverInfo: { name: 'js', version: '1.0.0' } };",
+      ].join('\n'),
+    );
+    await expect(configFor(mod, { native: true })).rejects.toMatchObject({ code: 'NATIVE_INELIGIBLE', message: expect.stringMatching(/JavaScript handlers.*edge:build:js/) });
+    const cfg = JSON.parse(await configFor(mod, { native: false }));
+    expect(cfg.tools).not.toBeNull();
+  }, 60_000);
+
+  it('compiles the deployed router into the embedded configuration', async () => {
+    const cfg = JSON.parse(await configFor(join(ROOT, 'edge', 'router.ts'), { native: true }));
+    expect(cfg.path).toBe('/mcp');
+    expect(cfg.serverInfo.name).toBe('pulse-context');
+    expect(cfg.tools).not.toBeNull();
+  }, 60_000);
 });

@@ -43,7 +43,8 @@ async function waitForPort(deadlineMs: number): Promise<void> {
 
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'bin', 'main.wasm'))) {
-    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'edge-build.mjs'), '--out', join(ROOT, 'bin', 'main.wasm')], { encoding: 'utf8', timeout: 240_000 });
+    // The whole pipeline (pack, validate, import check), as a clean clone in CI needs it.
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'edge-build.mjs')], { encoding: 'utf8', timeout: 240_000 });
     if (r.status !== 0) throw new Error(`edge build failed:\n${r.stderr}`);
   }
   port = await freePort();
@@ -59,14 +60,23 @@ beforeAll(async () => {
   await waitForPort(20_000);
 }, 300_000);
 
-afterAll(() => {
-  // The CLI and the host it started form one process group.
-  if (child?.pid) {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      /* already gone */
-    }
+afterAll(async () => {
+  // The CLI and the host it started form one process group: TERM, then KILL after 3 s.
+  const pid = child?.pid;
+  if (pid && child!.exitCode === null) {
+    const exited = new Promise<void>((ok) => child!.once('exit', () => ok()));
+    const signal = (s: NodeJS.Signals) => {
+      try {
+        process.kill(-pid, s);
+      } catch {
+        /* already gone */
+      }
+    };
+    signal('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise<void>((ok) => (timer = setTimeout(ok, 3000)))]);
+    clearTimeout(timer);
+    signal('SIGKILL');
   }
   if (home) rmSync(home, { recursive: true, force: true });
 });

@@ -81,6 +81,8 @@ export async function measureEdge(opts = {}) {
 
 /** Rows for scripts/bench.mjs. */
 export async function rows(ctx) {
+  // Without a built service there is nothing to measure (npm run edge:build makes bin/main.wasm).
+  if (!existsSync(join(ROOT, 'bin', 'main.wasm'))) return [];
   const m = await measureEdge({ durationSec: ctx.durationSec, connections: ctx.connections });
   const r = [
     { group: 'edge', name: 'Native main.wasm size', value: m.native.bytes, unit: 'bytes' },

@@ -1,11 +1,11 @@
 /**
  * Binding a router: to a tool source for the Fetch/Node hosts (docs/contracts.md §8), to the static
- * `/pulse` MCP facade, or to the JSON-RPC adapter. Every binding freezes the router and compiles it
+ * `/pulse` MCP facade (and, in ./jsonrpc.ts, to the JSON-RPC adapter). Every binding freezes the router and compiles it
  * with the tools pipeline's compiler; nothing here decides protocol outcomes (the core does).
  */
 import { compileRouter, type CompiledRouter, type CompileOptions } from '../compiler';
 import { createMcpHttpHandler } from '../index';
-import type { McpHandlerOutcome, McpToolSource } from '../options';
+import type { McpCoreSource, McpHandlerOutcome, McpToolSource } from '../options';
 import { createHandlerRunner, type ContextOptions, type HandlerRunner, type KvStore, type LogSink } from '../handlers/context';
 import { fail, PulseRouterError } from './errors';
 import { isEntityRouter, routerDefinition, type EntityRouter } from './router';
@@ -97,6 +97,8 @@ export interface McpBindingOptions extends ContextOptions {
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly legacyProtocol?: '2025-06-18';
   readonly limits?: Partial<StaticLimits>;
+  /** Where the core comes from, as for the hosts (a `WebAssembly.Module` on workerd). */
+  readonly core?: McpCoreSource;
 }
 
 /** The Pulse request context `handle` receives; only `request` is read. */
@@ -108,7 +110,7 @@ export interface McpBinding {
   handle(ctx: PulseRequestContext): Promise<Response>;
 }
 
-const MCP_KEYS = ['router', 'serverInfo', 'legacyProtocol', 'limits', 'secrets', 'kv', 'log'];
+const MCP_KEYS = ['router', 'serverInfo', 'legacyProtocol', 'limits', 'secrets', 'kv', 'log', 'core'];
 
 function staticLimits(v: unknown): StaticLimits {
   const out: StaticLimits = { ...STATIC_LIMITS };
@@ -145,6 +147,7 @@ export function mcp(options: McpBindingOptions): McpBinding {
     serverInfo: o.serverInfo as McpBindingOptions['serverInfo'],
     limits,
     ...(o.legacyProtocol === undefined ? {} : { legacyProtocol: '2025-06-18' as const }),
+    ...(o.core === undefined ? {} : { core: o.core as McpCoreSource }),
     tools,
   });
   return Object.freeze({
@@ -153,18 +156,4 @@ export function mcp(options: McpBindingOptions): McpBinding {
       return handler.fetch(ctx.request);
     },
   });
-}
-
-export interface JsonRpcBinding {
-  fetch(request: Request): Promise<Response>;
-}
-
-/**
- * The router as a JSON-RPC 2.0 endpoint. The core side (native/core/src/jsonrpc.rs) is not wired
- * into the engine's ABI yet, so binding fails closed at construction rather than serving a
- * TypeScript re-implementation of the protocol.
- */
-export function jsonRpc(router: EntityRouter): JsonRpcBinding {
-  compile(router, undefined);
-  return fail('PULSE_ERR_UNAVAILABLE', 'jsonRpcUnavailable');
 }

@@ -16,8 +16,7 @@ export type PulseErrorCode =
   | 'PULSE_ERR_CONTEXT_CLOSED'
   | 'PULSE_ERR_CALL'
   | 'PULSE_ERR_SECRET'
-  | 'PULSE_ERR_KV'
-  | 'PULSE_ERR_UNAVAILABLE';
+  | 'PULSE_ERR_KV';
 
 const MESSAGES = {
   // declarations
@@ -56,11 +55,11 @@ const MESSAGES = {
   frozen: 'The router is bound; no operations can be declared after binding',
   nativeIneligible:
     'The router has JavaScript handlers, which run in JavaScript hosts only; the Native target admits static, corpus and backend handlers only',
-  mcpOptions: 'mcp options are invalid (router, serverInfo, legacyProtocol, limits)',
+  mcpOptions: 'mcp options are invalid (router, serverInfo, legacyProtocol, limits, secrets, kv, log, core)',
   limitsRaise: 'Limits may only lower the static binding ceilings',
   handleContext: 'handle(ctx) needs the Pulse request context with ctx.request',
   toolSourceOptions: 'Tool source options are invalid (secrets, kv, log)',
-  jsonRpcUnavailable: 'The JSON-RPC adapter is not available in this build',
+  jsonRpcOptions: 'jsonRpc options are invalid (path, limits, secrets, kv, log, core)',
   // context
   fetchDenied: 'Fetch destination is not a declared backend origin',
   fetchInvalid: 'Fetch arguments are invalid',

@@ -6,14 +6,13 @@ export {
   toolSource,
   assertNativeEligible,
   mcp,
-  jsonRpc,
   STATIC_LIMITS,
   type McpBinding,
   type McpBindingOptions,
-  type JsonRpcBinding,
   type PulseRequestContext,
   type RouterToolSource,
   type ToolSourceOptions,
 } from './bind';
 export type { CodecDescriptor, FieldDescriptor } from './codec-types';
 export type { Budgets, CorpusDefinition, CorpusEntry, RouterDefinition, ToolHints } from './definition';
+export { jsonRpc, type JsonRpcBinding, type JsonRpcOptions } from './jsonrpc';

@@ -226,12 +226,19 @@ async function main() {
     for (const p of profiles) {
       const cfg = resolveOptions(options[p]).configJson;
       let wasm: string;
-      if (p === 'example' && existsSync(mainWasm) && existsSync(mainKey) && readFileSync(mainKey, 'utf8').trim() === nativeBuildKey(cfg)) {
+      const current = () => existsSync(mainWasm) && existsSync(mainKey) && readFileSync(mainKey, 'utf8').trim() === nativeBuildKey(cfg);
+      if (p === 'example' && !current()) {
+        // The deployed artifact itself is under test: build, pack and validate it (npm run edge:build).
+        log('diff: bin/main.wasm missing or stale, running npm run edge:build');
+        run(process.execPath, [join(ROOT, 'scripts', 'edge-build.mjs')], { cwd: ROOT });
+        notes.push('native/example: bin/main.wasm rebuilt, packed and validated by npm run edge:build');
+      }
+      if (p === 'example' && current()) {
         wasm = mainWasm;
         notes.push('native/example runs the deployed bin/main.wasm');
       } else {
         wasm = nativeBuild(cfg, sources);
-        if (p === 'example') notes.push('native/example: bin/main.wasm missing or stale, a diff build of the same configuration runs instead');
+        if (p === 'example') notes.push('native/example: bin/main.wasm does not embed this configuration, a diff build runs instead');
       }
       const h = await startHost({ wasm, toml, addr: '127.0.0.1:0', workers: 2 });
       nativePorts.set(p, h.port);
@@ -245,13 +252,19 @@ async function main() {
     const jsWasm = join(ROOT, 'bin', 'js', 'main.wasm');
     let jsPort: number | undefined;
     const jsKey = join(WORK, 'js.build-key');
-    const jsCurrent = existsSync(jsWasm) && existsSync(jsKey) && readFileSync(jsKey, 'utf8').trim() === (await bundleJsEntry(join(WORK, 'js', 'diff-check.js')));
-    if (existsSync(jsWasm) && !jsCurrent) notes.push('js: bin/js/main.wasm is stale (sources changed since npm run edge:build:js), target skipped');
-    else if (jsCurrent) {
+    const jsIsCurrent = async () => existsSync(jsWasm) && existsSync(jsKey) && readFileSync(jsKey, 'utf8').trim() === (await bundleJsEntry(join(WORK, 'js', 'diff-check.js')));
+    let jsCurrent = await jsIsCurrent();
+    // A package built before (or --with-js) is kept current; without one the target is skipped.
+    if (!jsCurrent && (existsSync(jsWasm) || argv.includes('--with-js'))) {
+      log('diff: bin/js/main.wasm missing or stale, running npm run edge:build:js');
+      run(process.execPath, [join(ROOT, 'scripts', 'edge-build-js.mjs')], { cwd: ROOT });
+      jsCurrent = await jsIsCurrent();
+    }
+    if (jsCurrent) {
       const h = await startHost({ wasm: jsWasm, toml, addr: '127.0.0.1:0', workers: 2, requestTimeoutMs: 60000 });
       jsPort = h.port;
       closers.push(() => h.close());
-    } else notes.push('js: bin/js/main.wasm not built (npm run edge:build:js), target skipped');
+    } else notes.push('js: bin/js/main.wasm not built (npm run edge:build:js, or npm run diff -- --with-js), target skipped');
 
     const portOf = (t: Target, p: string): number | undefined =>
       t === 'node' ? nodePorts.get(p) : t === 'native' ? nativePorts.get(p) : t === 'workerd' ? wd.port : p === 'example' ? jsPort : undefined;
@@ -319,9 +332,9 @@ async function main() {
       for (const f of failures) log(f);
     }
     log('');
+    log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s; the last line counts requests × targets compared with the Node host`);
     log(`${passed} passed, ${failed} failed`);
     process.exitCode = failed ? 1 : 0;
-    log(`(total ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   } finally {
     for (const c of closers.reverse()) await c().catch(() => undefined);
   }
