@@ -10,7 +10,10 @@ const tools = existsSync(routerUrl) ? (await import(routerUrl.href)).tools : und
 
 const host = process.env.HOST || '127.0.0.1';
 const port = Number(process.env.PORT || 3000);
-const server = http.createServer(createMcpNodeHandler({ tools }));
+// LEGACY_PROTOCOL=2025-06-18 also serves the stateless 2025-06-18 profile (Codex); any other value
+// fails option validation at construction.
+const legacyProtocol = process.env.LEGACY_PROTOCOL || undefined;
+const server = http.createServer(createMcpNodeHandler({ tools, legacyProtocol }));
 server.listen(port, host, () => {
   const { address, port: bound } = server.address();
   const shown = address.includes(':') ? `[${address}]` : address;

@@ -78,18 +78,23 @@ fn header_version(kept: &Kept) -> Option<&str> {
 }
 
 /// Modern-only profile: an envelope-less request (a legacy client) gets `-32022` listing the modern
-/// revision and echoing what it asked for (initialize's `protocolVersion`, else the header).
+/// revision and echoing what it asked for (initialize's `protocolVersion`, else the header); with no
+/// revision named anywhere it gets the modern missing-header answer, `-32020`.
 pub fn refuse(kept: &Kept, env: &Envelope<'_>, frags: &Fragments) -> RpcError {
     let offered = if env.method.eq_str("initialize") {
         offered_version(env)
     } else {
         None
     };
-    let requested = offered.or_else(|| header_version(kept).map(str::to_string));
+    let requested = match offered.or_else(|| header_version(kept).map(str::to_string)) {
+        Some(r) => r,
+        // Nothing names a revision: the modern header-presence rule applies (-32022 must echo one).
+        None => return RpcError::new(400, errors::HEADER_MISMATCH, errors::HEADERS_MISSING),
+    };
     let mut e = RpcError::new(400, UNSUPPORTED_VERSION, errors::UNSUPPORTED);
     e.data = Some(unsupported_data(
         &frags.unsupported_prefix,
-        requested.as_deref(),
+        Some(&requested),
     ));
     e
 }
@@ -182,15 +187,17 @@ mod tests {
             r#"{"supported":["2026-07-28"],"requested":"2025-03-26"}"#
         );
         let long = format!("\"{}\"", "v".repeat(MAX_REQUESTED + 1));
+        // Nothing echoable names a revision: the missing-header answer, never a -32022 without
+        // the `requested` member the schema requires.
         let e = with_env(&init(&long), |env| refuse(&kept(None), env, &f));
-        assert_eq!(data(&e), r#"{"supported":["2026-07-28"]}"#);
+        assert_eq!((e.code, e.data.is_none()), (errors::HEADER_MISMATCH, true));
         let e = with_env(
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"protocolVersion":"x"}}"#,
             |env| refuse(&kept(None), env, &f),
         );
         assert_eq!(
-            data(&e),
-            r#"{"supported":["2026-07-28"]}"#,
+            (e.code, e.data.is_none()),
+            (errors::HEADER_MISMATCH, true),
             "only initialize offers a version"
         );
     }
