@@ -234,7 +234,8 @@ async function runBackend(instruction: Instruction, signal: AbortSignal | undefi
   let response: Response;
   try {
     const init: RequestInit = { method, headers: headerList, redirect: 'manual' };
-    if (typeof body === 'string') init.body = body;
+    // A GET/HEAD carries no body (fetch() rejects one); the core sends "" for input-less calls.
+    if (typeof body === 'string' && method !== 'GET' && method !== 'HEAD') init.body = body;
     if (signal !== undefined) init.signal = signal;
     response = await fetchFn(url, init);
   } catch {

@@ -11,7 +11,9 @@ pub const UNKNOWN_TOOL: &str = "Unknown tool";
 pub const OUTPUT_INVALID: &str = "Output validation failed";
 pub const ENTRY_NOT_FOUND: &str = "Entry not found";
 pub const BACKEND_FAILED: &str = "Backend request failed";
-pub const DEADLINE: &str = "Request deadline exceeded";
+/// The engine's message for the same 408, so the answer never depends on which side of the
+/// deadline instant the host's timer fell.
+pub const DEADLINE: &str = crate::errors::CALL_INTERRUPTED;
 pub const INTERNAL: &str = "Internal error";
 pub const UNKNOWN_OPERATION: &str = "Unknown operation";
 pub const INVALID_JSON: &str = "Invalid JSON";
