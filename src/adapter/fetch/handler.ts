@@ -3,7 +3,7 @@
  * Only translation lives here; the core decides every status and header.
  */
 import { internalError, type HeaderPair, type RespondAction } from '../../core/engine';
-import { createHostCore, drive, type BodySource, type Departure, type ReadResult } from '../../core/driver';
+import { createHostCore, drive, type BodySource, type Departure, type HostCore, type ReadResult } from '../../core/driver';
 import type { McpHttpOptions } from '../../options';
 
 export interface McpHttpHandler {
@@ -58,21 +58,22 @@ function toResponse(action: RespondAction): Response {
 
 export function createMcpHttpHandler(options?: McpHttpOptions): McpHttpHandler {
   const host = createHostCore(options);
-  return {
-    async fetch(request: Request): Promise<Response> {
-      const { departure, detach } = departureOf(request.signal);
-      try {
-        const url = new URL(request.url);
-        const headers: HeaderPair[] = [];
-        request.headers.forEach((value, name) => headers.push([name, value]));
-        const body = request.body === null ? null : bodySource(request.body);
-        const outcome = await drive(host, { method: request.method, target: url.pathname + url.search, headers }, body, departure);
-        return toResponse(outcome.response);
-      } catch {
-        return toResponse(internalError());
-      } finally {
-        detach();
-      }
-    },
-  };
+  return { fetch: (request: Request) => serveFetch(host, request) };
+}
+
+/** One Fetch request through `host` (shared by every Fetch-facing binding, e.g. `jsonRpc`). */
+export async function serveFetch(host: HostCore, request: Request): Promise<Response> {
+  const { departure, detach } = departureOf(request.signal);
+  try {
+    const url = new URL(request.url);
+    const headers: HeaderPair[] = [];
+    request.headers.forEach((value, name) => headers.push([name, value]));
+    const body = request.body === null ? null : bodySource(request.body);
+    const outcome = await drive(host, { method: request.method, target: url.pathname + url.search, headers }, body, departure);
+    return toResponse(outcome.response);
+  } catch {
+    return toResponse(internalError());
+  } finally {
+    detach();
+  }
 }
