@@ -5,12 +5,15 @@
 //   node qualify/run.mjs --against-reference  against qualify/reference-server.mjs (official SDK server 2.4.0)
 //   node qualify/run.mjs --server-script edge:serve   another package.json script that honours HOST/PORT/LEGACY_PROTOCOL
 //   node qualify/run.mjs --server-command 'node my-host.mjs'   any command honouring HOST/PORT/LEGACY_PROTOCOL
-//   options: --only <substring>  --report <file>  --keep-home  --server-timeout <ms>
+//   options: --only <substring>  --report <file>  --keep-home  --server-timeout <ms>  --no-edge
 //
 // Two servers are started on free 127.0.0.1 ports: modern-only (default
 // profile) and dual (LEGACY_PROTOCOL=2025-06-18). Each sits behind a recording
 // proxy that keeps only wire facts (methods, revisions, sizes, error codes,
 // whether the expected bearer token arrived) — never token values or client logs.
+// The default run then repeats every step against the Native edge binary (`npm run edge:serve`,
+// bin/main.wasm and bin/main-legacy.wasm, built first when missing or stale); its step ids start
+// with `edge:`.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,7 +48,7 @@ const LEGACY = '2025-06-18';
 let sdk;
 
 function parseArgs(argv) {
-  const o = { reference: false, script: 'start', only: null, report: path.join(ROOT, 'qualify-report.json'), keepHome: false, serverTimeoutMs: 60_000 };
+  const o = { reference: false, script: 'start', only: null, report: path.join(ROOT, 'qualify-report.json'), keepHome: false, serverTimeoutMs: 60_000, edge: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--against-reference') o.reference = true;
@@ -55,6 +58,7 @@ function parseArgs(argv) {
     else if (a === '--report') o.report = path.resolve(argv[++i]);
     else if (a === '--keep-home') o.keepHome = true;
     else if (a === '--server-timeout') o.serverTimeoutMs = Number(argv[++i]);
+    else if (a === '--no-edge') o.edge = false;
     else { console.error(`qualify: unknown option ${a}`); process.exit(2); }
   }
   return o;
@@ -127,14 +131,16 @@ async function startServer(profile, command, token, timeoutMs) {
 // ---------------------------------------------------------------- steps
 
 class Steps {
-  constructor(only) { this.only = only; this.list = []; }
-  wanted(id) { return !this.only || id.includes(this.only); }
+  constructor(only) { this.only = only; this.list = []; this.target = 'pulse'; this.prefix = ''; }
+  /** Later steps belong to `target`; their ids get `prefix` (drivers and proxies keep the bare id). */
+  block(target, prefix) { this.target = target; this.prefix = prefix; }
+  wanted(id) { return !this.only || (this.prefix + id).includes(this.only); }
   /** Runs fn as one pass/fail step; wire facts come from the server's proxy for this step only. */
   async step(id, { client, server, expect, always = false }, fn) {
     if (!always && !this.wanted(id)) return undefined;
     server?.proxy.setStep(id);
     const t0 = performance.now();
-    const rec = { id, client, server: server?.profile ?? null, expect, ok: false };
+    const rec = { id: this.prefix + id, target: this.target, client, server: server?.profile ?? null, expect, ok: false };
     try {
       rec.detail = (await fn()) ?? null;
       rec.ok = true;
@@ -155,7 +161,7 @@ class Steps {
   /** Records a step that could not run because an earlier one failed; it counts as failed. */
   skip(id, { client, server, expect }, reason) {
     if (!this.wanted(id)) return;
-    this.record({ id, client, server: server?.profile ?? server ?? null, expect, ok: false, skipped: true, error: `not run: ${reason}`, ms: 0 });
+    this.record({ id: this.prefix + id, target: this.target, client, server: server?.profile ?? server ?? null, expect, ok: false, skipped: true, error: `not run: ${reason}`, ms: 0 });
   }
   record(rec) {
     this.list.push(rec);
@@ -423,6 +429,90 @@ async function inspectorSteps(S, ctx) {
   });
 }
 
+// ---------------------------------------------------------------- blocks
+
+const EDGE_PREFIX = 'edge:';
+
+/**
+ * One target: starts its modern and dual servers, runs every driver against them and stops them.
+ * `servers` is the caller's list, so a failure anywhere still stops what was started.
+ */
+async function qualifyBlock(S, { command, token, timeoutMs, home, reference, versions }, servers) {
+  const info = {};
+  const mine = [];
+  fs.mkdirSync(home, { recursive: true });
+  let modern, dual;
+  try {
+    await S.step('start servers', { client: 'harness', expect: 'modern-only and dual (LEGACY_PROTOCOL=2025-06-18) listen on 127.0.0.1', always: true }, async () => {
+      need(!command.error, command.error);
+      const built = await prestart(command);
+      const r = await Promise.allSettled([startServer('modern', command, token, timeoutMs), startServer('dual', command, token, timeoutMs)]);
+      for (const x of r) if (x.status === 'fulfilled') { mine.push(x.value); servers.push(x.value); }
+      const failed = r.filter((x) => x.status === 'rejected').map((x) => x.reason.message);
+      need(!failed.length, failed.join('; '));
+      [modern, dual] = mine;
+      for (const s of mine) info[s.profile] = { legacyProtocol: s.profile === 'dual' ? LEGACY : null, startMs: s.startMs };
+      return { ...built, modernStartMs: modern.startMs, dualStartMs: dual.startMs };
+    });
+    if (modern && dual) {
+      const ctx = { modern, dual, home, token, reference, versions };
+      ctx.tools = await sdkSteps(S, ctx);
+      if (!ctx.tools.length) {
+        // Later steps compare their tool lists with the SDK's; fetch it once if the SDK steps were filtered out or failed.
+        const c = await sdk.connect(modern.url, 'pin2026').catch(() => null);
+        if (c) { ctx.tools = await sdk.listTools(c).catch(() => []); await c.close(); }
+      }
+      await claudeSteps(S, ctx);
+      await codexSteps(S, ctx);
+      await inspectorSteps(S, ctx);
+    } else {
+      for (const id of PLANNED) S.skip(id, { client: id.split('.')[0] }, 'the servers did not start');
+    }
+  } finally {
+    for (const s of mine) {
+      await s.proxy.close();
+      await s.proc.stop();
+      servers.splice(servers.indexOf(s), 1);
+    }
+  }
+  return info;
+}
+
+/**
+ * bin/main.wasm and bin/main-legacy.wasm as edge:build writes them, rebuilt (bounded) when either is
+ * missing or its build key (configuration + native sources, scripts/edge-lib.mjs) is not current.
+ */
+async function ensureEdgeBinaries() {
+  const lib = await import('../scripts/edge-lib.mjs');
+  const router = path.join(ROOT, 'edge', 'router.ts');
+  const variants = [
+    { name: 'main', wasm: path.join(ROOT, 'bin', 'main.wasm'), key: path.join(lib.WORK, 'main.build-key'), overrides: {} },
+    { name: 'legacy', wasm: path.join(ROOT, 'bin', 'main-legacy.wasm'), key: path.join(lib.WORK, 'main-legacy.build-key'), overrides: { legacyProtocol: LEGACY } },
+  ];
+  const state = async (v) => {
+    if (!fs.existsSync(v.wasm)) return 'missing';
+    const want = lib.nativeBuildKey(await lib.configFor(router, { native: true, overrides: v.overrides }));
+    const have = fs.existsSync(v.key) ? fs.readFileSync(v.key, 'utf8').trim() : null;
+    return have === want ? 'current' : 'stale';
+  };
+  const before = {};
+  for (const v of variants) before[v.name] = await state(v);
+  let buildMs = 0;
+  if (Object.values(before).some((x) => x !== 'current')) {
+    process.stdout.write(`qualify: npm run edge:build (bin/main.wasm ${before.main}, bin/main-legacy.wasm ${before.legacy})…\n`);
+    const r = await run('npm', ['run', '--silent', 'edge:build'], { env: process.env, cwd: ROOT, timeoutMs: 600_000, maxBytes: 64 * 1024 });
+    if (r.code !== 0) {
+      const tail = (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ').slice(0, 400);
+      throw new Error(`npm run edge:build failed (exit ${r.code}${r.timedOut ? ', timed out' : ''})${tail ? `: ${tail}` : ''}`);
+    }
+    buildMs = Math.round(r.ms);
+    for (const v of variants) need((await state(v)) === 'current', `bin/${path.basename(v.wasm)} is still not current after npm run edge:build`);
+  }
+  const out = { before, buildMs };
+  for (const v of variants) out[v.name] = { file: path.relative(ROOT, v.wasm), bytes: fs.statSync(v.wasm).size };
+  return out;
+}
+
 // ---------------------------------------------------------------- report
 
 /** The tree being qualified: HEAD and whether the working tree differs from it (read-only git). */
@@ -437,9 +527,19 @@ function printTable(steps) {
   const head = ['result', 'step', 'server', 'revision', 'ms', 'resp bytes'];
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (r) => r.map((c, i) => c.padEnd(w[i])).join('  ');
-  console.log('\n' + fmt(head));
-  console.log(w.map((n) => '-'.repeat(n)).join('  '));
-  for (const r of rows) console.log(fmt(r));
+  let target;
+  steps.forEach((s, i) => {
+    // One block per target (the example server, then the edge), each under its own header.
+    if (s.target !== target) {
+      target = s.target;
+      const n = steps.filter((x) => x.target === target);
+      const title = { edge: 'Native edge binary (npm run edge:serve)', pulse: 'example server (npm start)' }[target] ?? target ?? 'harness';
+      console.log(`\n${title}: ${n.filter((x) => x.ok).length} passed, ${n.filter((x) => !x.ok).length} failed`);
+      console.log(fmt(head));
+      console.log(w.map((m) => '-'.repeat(m)).join('  '));
+    }
+    console.log(fmt(rows[i]));
+  });
   console.log('');
 }
 
@@ -461,6 +561,7 @@ async function main() {
     servers: {},
     clients: {},
   };
+  S.block(report.target, '');
   const servers = [];
   try {
     const inst = await ensureClients();
@@ -474,38 +575,26 @@ async function main() {
     });
     const versions = Object.fromEntries(Object.entries(report.clients).map(([k, c]) => [k, c.installed]));
 
+    const blockOpts = { token, timeoutMs: opts.serverTimeoutMs, reference: opts.reference, versions };
     const command = serverCommand(opts.reference, opts.script, opts.command);
     report.serverCommand = command.label ?? null;
-    let modern, dual;
-    await S.step('start servers', { client: 'harness', expect: 'modern-only and dual (LEGACY_PROTOCOL=2025-06-18) listen on 127.0.0.1', always: true }, async () => {
-      need(!command.error, command.error);
-      const built = await prestart(command);
-      const r = await Promise.allSettled([startServer('modern', command, token, opts.serverTimeoutMs), startServer('dual', command, token, opts.serverTimeoutMs)]);
-      for (const x of r) if (x.status === 'fulfilled') servers.push(x.value);
-      const failed = r.filter((x) => x.status === 'rejected').map((x) => x.reason.message);
-      need(!failed.length, failed.join('; '));
-      [modern, dual] = servers;
-      for (const s of servers) report.servers[s.profile] = { legacyProtocol: s.profile === 'dual' ? LEGACY : null, startMs: s.startMs };
-      return { ...built, modernStartMs: modern.startMs, dualStartMs: dual.startMs };
-    });
-    if (modern && dual) {
-      const ctx = { modern, dual, home, token, reference: opts.reference, versions };
-      ctx.tools = await sdkSteps(S, ctx);
-      if (!ctx.tools.length) {
-        // Later steps compare their tool lists with the SDK's; fetch it once if the SDK steps were filtered out or failed.
-        const c = await sdk.connect(modern.url, 'pin2026').catch(() => null);
-        if (c) { ctx.tools = await sdk.listTools(c).catch(() => []); await c.close(); }
-      }
-      await claudeSteps(S, ctx);
-      await codexSteps(S, ctx);
-      await inspectorSteps(S, ctx);
-    } else {
-      for (const id of PLANNED) S.skip(id, { client: id.split('.')[0] }, 'the servers did not start');
+    if (PLANNED.some((id) => S.wanted(id))) report.servers = await qualifyBlock(S, { ...blockOpts, command, home: path.join(home, 'pulse') }, servers);
+    // The same clients against the Native edge binary, on the default run only.
+    if (opts.edge && !opts.reference && !opts.command && opts.script === 'start' && PLANNED.some((id) => S.wanted(EDGE_PREFIX + id))) {
+      S.block('edge', EDGE_PREFIX);
+      const edgeCommand = serverCommand(false, 'edge:serve');
+      report.edge = { serverCommand: edgeCommand.label ?? null };
+      const ready = await S.step('binaries', { client: 'npm run edge:build', expect: 'bin/main.wasm and bin/main-legacy.wasm embed the current configuration and sources (built when missing or stale)', always: true }, async () => {
+        report.edge.binaries = await ensureEdgeBinaries();
+        return report.edge.binaries;
+      });
+      if (ready) report.edge.servers = await qualifyBlock(S, { ...blockOpts, command: edgeCommand, home: path.join(home, 'edge') }, servers);
+      else for (const id of PLANNED) S.skip(id, { client: id.split('.')[0] }, 'the edge binaries are not available');
     }
   } catch (e) {
     S.list.push({ id: 'harness', ok: false, error: errorLine(e), ms: 0 });
   } finally {
-    for (const s of servers) { await s.proxy.close(); await s.proc.stop(); }
+    for (const s of servers.splice(0)) { await s.proxy.close(); await s.proc.stop(); }
     killAllChildren();
   }
 

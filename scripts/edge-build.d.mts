@@ -4,3 +4,4 @@ export function optimize(raw: string, out: string): void;
 export function checkWasm(path: string): { bytes: number; importModules: string[]; imports: number };
 export function buildNative(configJson: string, outWasm: string, targetDir?: string): { bytes: number; importModules: string[]; imports: number };
 export function backendNames(configJson: string): string[];
+export const LEGACY_PROTOCOL: '2025-06-18';

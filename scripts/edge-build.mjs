@@ -5,10 +5,13 @@
 //   2. cargo (Debian rustc 1.63) for wasm32-wasi with that configuration embedded (native/edge),
 //   3. Wizer (the engine pre-built into the snapshot), wasm-opt -Oz → bin/main.wasm,
 //   4. fastly compute pack → pkg/<name>.tar.gz, fastly compute validate,
-//   5. our own check: main.wasm is a valid module importing only fastly_* and wasi_snapshot_preview1.
+//   5. our own check: main.wasm is a valid module importing only fastly_* and wasi_snapshot_preview1,
+//   6. the legacy-enabled variant bin/main-legacy.wasm (same router, legacyProtocol '2025-06-18'), served
+//      by `LEGACY_PROTOCOL=2025-06-18 npm run edge:serve` locally; it is never packed or deployed.
 // Flags: --from-fastly (called by `fastly compute build` through [scripts] build: stop after bin/main.wasm,
 // the CLI packs), --config <file> (embed this configuration instead of edge/router.ts),
-// --out <wasm> (write the binary elsewhere; implies no packaging).
+// --out <wasm> (write the binary elsewhere; implies no packaging). The variant is built only by a
+// plain `npm run edge:build` (edge/router.ts, default output).
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ROOT, FASTLY, WORK, EdgeError, run, configFor, nativeBuildKey } from './edge-lib.mjs';
@@ -17,6 +20,10 @@ import { parseToml } from '../wasm/native-host/toml.mjs';
 
 const NATIVE = join(ROOT, 'native');
 const TARGET_DIR = join(NATIVE, 'target', 'edge');
+// Its own target directory: the configuration is a build input and the release profile links with
+// full LTO, so sharing one directory would relink both binaries on every build.
+const LEGACY_TARGET_DIR = join(NATIVE, 'target', 'edge-legacy');
+export const LEGACY_PROTOCOL = '2025-06-18';
 const TRIPLE = 'wasm32-wasi';
 
 function arg(name) {
@@ -129,6 +136,14 @@ async function main() {
   writeFileSync(packed, run('tar', ['-xzOf', pkg, `${name}/bin/main.wasm`], { encoding: 'buffer' }));
   checkWasm(packed);
   line(`pkg/${name}.tar.gz ${statSync(pkg).size} bytes, validated; packed main.wasm imports only fastly_* and wasi_snapshot_preview1`);
+  if (!configFile) {
+    const legacyJson = await configFor(join(ROOT, 'edge', 'router.ts'), { native: true, overrides: { legacyProtocol: LEGACY_PROTOCOL } });
+    const legacyOut = join(ROOT, 'bin', 'main-legacy.wasm');
+    const legacy = buildNative(legacyJson, legacyOut, LEGACY_TARGET_DIR);
+    // Lets `npm run qualify` tell whether the variant embeds the current configuration and sources.
+    writeFileSync(join(WORK, 'main-legacy.build-key'), nativeBuildKey(legacyJson) + '\n');
+    line(`bin/main-legacy.wasm ${legacy.bytes} bytes (legacyProtocol ${LEGACY_PROTOCOL}; local edge:serve only, not packed)`);
+  }
   line(`done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 

@@ -7,7 +7,7 @@ export class EdgeError extends Error {
 }
 export function run(cmd: string, args: string[], options?: object): string;
 export function bundleForNode(entry: string, outfile: string, extra?: object): Promise<string>;
-export function configFor(routerModule: string, opts: { native: boolean }): Promise<string>;
+export function configFor(routerModule: string, opts: { native: boolean; overrides?: { legacyProtocol?: '2025-06-18' } }): Promise<string>;
 export function nativeSourcesHash(): string;
 export function nativeBuildKey(configJson: string): string;
 export function bundleJsEntry(outfile: string): Promise<string>;

@@ -48,9 +48,10 @@ export async function bundleForNode(entry, outfile, extra = {}) {
 /**
  * Engine configuration JSON for a router module exporting `router` and `options` (edge/router.ts
  * shape), through the same option validation the TypeScript hosts use. Native targets first
- * require every operation to be native.
+ * require every operation to be native. `overrides` (e.g. `{ legacyProtocol: '2025-06-18' }` for
+ * the legacy-enabled variant) replace the module's options before validation.
  */
-export async function configFor(routerModule, { native }) {
+export async function configFor(routerModule, { native, overrides = {} }) {
   const stub = join(WORK, `config-${Date.now()}-${process.pid}.ts`);
   mkdirSync(WORK, { recursive: true });
   writeFileSync(
@@ -61,7 +62,7 @@ export async function configFor(routerModule, { native }) {
       `import { resolveOptions } from ${JSON.stringify(join(ROOT, 'src', 'options'))};`,
       'export function configJson(native) {',
       '  if (native) assertNativeEligible(router);',
-      '  return resolveOptions({ ...options, tools: toolSource(router) }).configJson;',
+      `  return resolveOptions({ ...options, ...${JSON.stringify(overrides)}, tools: toolSource(router) }).configJson;`,
       '}',
     ].join('\n'),
   );
