@@ -315,6 +315,102 @@ describe('ctx.call', () => {
   });
 });
 
+describe('ctx.call codec checks in the core', () => {
+  /** `typed` takes `{ n: i32, s?: string }` (closed) and returns `{ n: i32 }`; its body is `impl`. */
+  function typed(impl: (input: Record<string, unknown>) => unknown, caller: Fn) {
+    const seen: unknown[] = [];
+    const r = new EntityRouter('ctx-codec')
+      .operation('typed', {
+        input: codec.object({ n: codec.i32(), s: codec.optional(codec.string()) }),
+        output: codec.object({ n: codec.i32() }),
+        handler: ((_ctx: HandlerContext, input: Record<string, unknown>) => {
+          seen.push(input);
+          return impl(input);
+        }) as never,
+      })
+      .operation('caller', { input: codec.object({}, { open: true }), output: codec.json({ maxBytes: 65536 }), handler: caller as never });
+    const s = toolSource(r);
+    return { seen, run: () => s.runHandler!('caller', {}, { timeoutMs: 2000 }) };
+  }
+
+  /** The typed error's visible fields, or the resolved value. */
+  async function outcome(p: Promise<unknown>): Promise<unknown> {
+    try {
+      return { value: await p };
+    } catch (e) {
+      const x = e as { code?: string; message?: string; direction?: string; path?: string };
+      return { code: x.code, message: x.message, direction: x.direction, path: x.path };
+    }
+  }
+
+  it('rejects an input of the wrong type without running the callee', async () => {
+    const t = typed((i) => ({ n: i.n }), (ctx) => outcome(ctx.call('typed', { n: 'secret-value' })));
+    const res = await t.run();
+    expect(res).toEqual({
+      ok: true,
+      output: { code: 'PULSE_ERR_CALL', direction: 'input', path: '$.n', message: 'Called operation input failed validation at $.n: Expected an integer' },
+    });
+    expect(JSON.stringify(res)).not.toContain('secret-value');
+    expect(t.seen).toHaveLength(0);
+  });
+
+  it('rejects an out-of-range i32 and a missing field without running the callee', async () => {
+    const t = typed(
+      (i) => ({ n: i.n }),
+      async (ctx) => [await outcome(ctx.call('typed', { n: 2 ** 31 })), await outcome(ctx.call('typed', { n: 1.5 })), await outcome(ctx.call('typed', {}))],
+    );
+    const res = (await t.run()) as { ok: true; output: { path: string; message: string }[] };
+    expect(res.output.map((o) => [o.path, o.message.split(': ')[1]])).toEqual([
+      ['$.n', 'Integer out of range'],
+      ['$.n', 'Expected an integer'],
+      ['$.n', 'Required field missing'],
+    ]);
+    expect(t.seen).toHaveLength(0);
+  });
+
+  it('hands the callee the canonical input: extras of a closed object are dropped', async () => {
+    const t = typed((i) => ({ n: (i.n as number) + 1 }), (ctx) => ctx.call('typed', { n: 41, s: 'x', extra: true }));
+    expect(await t.run()).toEqual({ ok: true, output: { n: 42 } });
+    expect(t.seen).toEqual([{ n: 41, s: 'x' }]);
+  });
+
+  it('rejects an output the callee codec does not admit', async () => {
+    const t = typed(() => ({ n: 'not a number' }), (ctx) => outcome(ctx.call('typed', { n: 1 })));
+    expect(await t.run()).toEqual({
+      ok: true,
+      output: { code: 'PULSE_ERR_CALL', direction: 'output', path: '$.n', message: 'Called operation output failed validation at $.n: Expected an integer' },
+    });
+    expect(t.seen).toEqual([{ n: 1 }]);
+  });
+
+  it('an uncaught rejection fails the caller closed, and a rejected call still spends the call budget', async () => {
+    const t = typed((i) => ({ n: i.n }), async (ctx) => {
+      await ctx.call('typed', { n: 'x' }).catch(() => undefined);
+      return ctx.call('typed', { n: 1 });
+    });
+    expect(await t.run()).toEqual({ ok: true, output: { n: 1 } });
+    const r = new EntityRouter('ctx-codec-budget', { budgets: { calls: 1 } })
+      .operation('typed', { input: codec.object({ n: codec.i32() }), output: codec.json(), handler: ((_c: HandlerContext, i: Record<string, unknown>) => i) as never })
+      .operation('caller', {
+        output: codec.json(),
+        handler: (async (ctx: HandlerContext) => [await code(ctx.call('typed', { n: 'x' })), await code(ctx.call('typed', { n: 1 }))]) as never,
+      });
+    expect(await toolSource(r).runHandler!('caller', undefined, { timeoutMs: 1000 })).toEqual({ ok: true, output: ['PULSE_ERR_CALL', 'PULSE_ERR_BUDGET'] });
+    const failing = typed((i) => ({ n: i.n }), (ctx) => ctx.call('typed', { n: 'x' }));
+    expect(await failing.run()).toStrictEqual({ ok: false });
+  });
+
+  it('validates static targets too', async () => {
+    const r = new EntityRouter('ctx-codec-static')
+      .operation('fixed', { input: codec.object({ n: codec.i32() }), output: codec.object({ a: codec.i32() }), handler: handlers.static({ a: 7 }) })
+      .operation('caller', {
+        output: codec.json(),
+        handler: (async (ctx: HandlerContext) => [await ctx.call('fixed', { n: 1 }), await code(ctx.call('fixed', { n: 'x' }))]) as never,
+      });
+    expect(await toolSource(r).runHandler!('caller', undefined, { timeoutMs: 1000 })).toEqual({ ok: true, output: [{ a: 7 }, 'PULSE_ERR_CALL'] });
+  });
+});
+
 describe('deadlines and failures', () => {
   it('a handler that never settles times out as { ok: false }', async () => {
     let seen: { deadline: number; aborted: () => boolean } | undefined;

@@ -166,6 +166,57 @@ export class Engine {
     return new CoreRequest(this, this.core, req, this.generation);
   }
 
+  /**
+   * Runs `op`'s input or output codec in the core (`pulse_engine_check`), so every host agrees on
+   * what is valid. `value` must be plain JSON; `undefined` means absent. A valid value comes back in
+   * canonical decoded form (`undefined` for a tool without input: no params); a rejection carries
+   * the core's path and fixed message, never the value. Throws `PulseCoreError` (fixed message) for
+   * an unknown operation, an engine without tools, an older core without the export, or a trap
+   * (which poisons the instance; `request` rebuilds it).
+   */
+  check(op: string, direction: 'input' | 'output', value: unknown): { ok: true; value: unknown } | { ok: false; path: string; message: string } {
+    // Not in CORE_FUNCTIONS (src/core/exports.ts): a core without the export still serves requests.
+    const core = this.core as CoreExports & {
+      pulse_engine_check?(engine: number, opPtr: number, opLen: number, direction: number, ptr: number, len: number): number;
+      pulse_check_output_ptr?(): number;
+      pulse_check_output_len?(): number;
+    };
+    if (this.poisoned || typeof core.pulse_engine_check !== 'function' || typeof core.pulse_check_output_ptr !== 'function' || typeof core.pulse_check_output_len !== 'function') {
+      throw new PulseCoreError('core: check is unavailable');
+    }
+    let json: string;
+    try {
+      json = value === undefined ? '' : JSON.stringify(value);
+    } catch {
+      throw new PulseCoreError('core: check needs plain JSON');
+    }
+    const opBytes = encoder.encode(op);
+    const jsonBytes = encoder.encode(json);
+    let status: number;
+    let out: Uint8Array;
+    try {
+      status = withInput(core, opBytes, (opPtr, opLen) =>
+        withInput(core, jsonBytes, (ptr, len) => core.pulse_engine_check!(this.handle, opPtr, opLen, direction === 'input' ? 0 : 1, ptr, len)),
+      ) >>> 0;
+      const ptr = core.pulse_check_output_ptr() >>> 0;
+      const len = core.pulse_check_output_len() >>> 0;
+      out = new Uint8Array(core.memory.buffer, ptr, len).slice();
+    } catch {
+      this.poison(this.generation);
+      throw new PulseCoreError('core: check failed');
+    }
+    let parsed: unknown;
+    try {
+      parsed = out.length === 0 ? undefined : JSON.parse(decoder.decode(out));
+    } catch {
+      throw new PulseCoreError('core: check failed');
+    }
+    if (status === 0) return { ok: true, value: parsed };
+    const r = parsed as { path?: unknown; message?: unknown } | undefined;
+    if (status === 1 && typeof r?.path === 'string' && typeof r.message === 'string') return { ok: false, path: r.path, message: r.message };
+    throw new PulseCoreError('core: check failed');
+  }
+
   /** @internal Whether instance `generation` may still be called. */
   usable(generation: number): boolean {
     return !this.poisoned && generation === this.generation;

@@ -5,6 +5,9 @@
  * instruction settles the scope closes: a handler that outlives its deadline can no longer fetch,
  * read secrets, touch KV, log or call.
  */
+import { compileRouter } from '../compiler';
+import { Engine } from '../core/engine';
+import type { McpCoreSource } from '../options';
 import type { Budgets, OperationDefinition, RouterDefinition } from '../router/definition';
 import { fail, isPulseRouterError, PulseRouterError } from '../router/errors';
 import { isPlainJson } from './helpers';
@@ -76,6 +79,8 @@ export interface ContextOptions {
   readonly kv?: KvStore;
   /** Where `ctx.log` records go; default nowhere. */
   readonly log?: LogSink;
+  /** Where ctx.call's codec checks get the core (a `WebAssembly.Module` on workerd); default embedded. */
+  readonly core?: McpCoreSource;
 }
 
 /** Nested ctx.call levels (the top-level handler is depth 0). */
@@ -219,8 +224,13 @@ export class RequestScope {
   }
 }
 
+/** What the core's codec decided for one ctx.call value (`Engine.check`). */
+export type CheckResult = { ok: true; value: unknown } | { ok: false; path: string; message: string };
+
 export interface ScopeEnvironment {
   readonly definition: RouterDefinition;
+  /** Runs an operation's input or output codec in the core; throws when the core cannot answer. */
+  readonly check: (op: string, direction: 'input' | 'output', value: unknown) => CheckResult;
   readonly operations: ReadonlyMap<string, OperationDefinition>;
   /** Origins of declared backends: ctx.fetch's allowlist. */
   readonly origins: ReadonlySet<string>;
@@ -434,10 +444,47 @@ export function createContext(env: ScopeEnvironment, scope: RequestScope, operat
   return Object.freeze(ctx);
 }
 
+const CHECK_TEXT_MAX = 256;
+
 /**
- * ctx.call: runs another declared operation under the same scope. Static results are returned as
- * declared; JavaScript handlers run with a child context. Input and output are checked to be plain
- * JSON only — codec validation through the core (`Tools::check`) is not exported to JavaScript yet.
+ * A ctx.call value the core's codec rejected (code `PULSE_ERR_CALL`). The message is fixed text plus
+ * the core's path and fixed codec message; the value itself is never echoed.
+ */
+export class PulseCallValidationError extends PulseRouterError {
+  readonly operation: string;
+  readonly direction: 'input' | 'output';
+  /** Where the codec stopped, e.g. `$.count` (from the core, bounded). */
+  readonly path: string;
+  /** The codec's fixed message, e.g. `Expected an integer` (from the core, bounded). */
+  readonly reason: string;
+  constructor(operation: string, direction: 'input' | 'output', path: string, reason: string) {
+    super('PULSE_ERR_CALL', 'callFailed');
+    this.operation = operation;
+    this.direction = direction;
+    this.path = path.slice(0, CHECK_TEXT_MAX);
+    this.reason = reason.slice(0, CHECK_TEXT_MAX);
+    this.message = `Called operation ${direction} failed validation at ${this.path}: ${this.reason}`;
+  }
+}
+
+/** The core's verdict on one value; the canonical decoded form when valid. */
+function validate(env: ScopeEnvironment, op: string, direction: 'input' | 'output', value: unknown): unknown {
+  let r: CheckResult;
+  try {
+    r = env.check(op, direction, value);
+  } catch {
+    return fail('PULSE_ERR_CALL', 'callFailed');
+  }
+  if (!r.ok) throw new PulseCallValidationError(op, direction, r.path, r.message);
+  return r.value;
+}
+
+/**
+ * ctx.call: runs another declared operation under the same scope. The core validates the input with
+ * the callee's input codec (the callee receives the canonical decoded input, e.g. closed objects
+ * without extra members) and the result with its output codec, exactly as for a tools/call; a
+ * rejection throws `PulseCallValidationError` and a rejected input never reaches the callee. Static
+ * results come back as the core encodes them; JavaScript handlers run with a child context.
  * Corpus and backend operations run only inside the core and are refused here.
  */
 async function callOperation(env: ScopeEnvironment, scope: RequestScope, name: unknown, input: unknown, depth: number): Promise<unknown> {
@@ -448,19 +495,24 @@ async function callOperation(env: ScopeEnvironment, scope: RequestScope, name: u
   if (scope.callsLeft <= 0) fail('PULSE_ERR_BUDGET', 'budgetCalls');
   scope.callsLeft -= 1;
   const h = op.handler;
-  if (h.kind === 'static') return h.result === undefined ? null : JSON.parse(JSON.stringify(h.result));
-  if (h.kind !== 'javascript') fail('PULSE_ERR_CALL', 'callUnsupported');
+  if (h.kind !== 'javascript' && h.kind !== 'static') fail('PULSE_ERR_CALL', 'callUnsupported');
   if (!isPlainJson(input)) fail('PULSE_ERR_CALL', 'callFailed');
-  const child = createContext(env, scope, op.name, depth);
+  const decoded = validate(env, op.name, 'input', input);
   let out: unknown;
-  try {
-    out = await scope.race(() => h.fn(child, input));
-  } catch (e) {
-    throw scopeError(scope, e, 'callFailed');
+  if (h.kind === 'static') {
+    out = h.result;
+  } else {
+    const child = createContext(env, scope, op.name, depth);
+    try {
+      // A tool without input gets `{}`, as for a top-level call (the core sends no params).
+      out = await scope.race(() => h.fn(child, decoded === undefined ? {} : decoded));
+    } catch (e) {
+      throw scopeError(scope, e, 'callFailed');
+    }
   }
   const value = out === undefined ? null : out;
   if (!isPlainJson(value)) fail('PULSE_ERR_CALL', 'callFailed');
-  return value;
+  return validate(env, op.name, 'output', value);
 }
 
 export type HandlerOutcome = { ok: true; output: unknown } | { ok: false };
@@ -476,10 +528,22 @@ export interface HandlerRunner {
  * throw, rejection, timeout, output that is not plain JSON — is `{ ok: false }` with nothing of the
  * exception attached; the core turns it into a fixed-message tool error.
  */
-export function createHandlerRunner(definition: RouterDefinition, options: ContextOptions = {}): HandlerRunner {
+export function createHandlerRunner(definition: RouterDefinition, options: ContextOptions = {}, manifest?: unknown): HandlerRunner {
   const operations = new Map(definition.operations.map((o) => [o.name, o] as const));
   const origins = new Set(Object.values(definition.backends).map((b) => new URL(b.url).origin));
-  const env: ScopeEnvironment = { definition, operations, origins, options, kv: options.kv ?? createMemoryKv() };
+  // ctx.call's codec checks run in a core instance of their own (from the same core source and
+  // manifest as the host), built on first use: the runner is not handed the host's engine. A failed instance is dropped so the next call builds a new one.
+  let checker: Engine | undefined;
+  const check: ScopeEnvironment['check'] = (op, direction, value) => {
+    try {
+      checker ??= Engine.create(JSON.stringify({ tools: manifest ?? compileRouter(definition).manifest }), options.core);
+      return checker.check(op, direction, value);
+    } catch (e) {
+      checker = undefined;
+      throw e;
+    }
+  };
+  const env: ScopeEnvironment = { definition, operations, origins, options, check, kv: options.kv ?? createMemoryKv() };
   const hasJavaScript = definition.operations.some((o) => o.handler.kind === 'javascript');
   return Object.freeze({
     hasJavaScript,

@@ -25,7 +25,7 @@ export interface RouterToolSource extends McpToolSource {
   readonly runHandler?: (op: string, input: unknown, opts: { timeoutMs: number }) => Promise<McpHandlerOutcome>;
 }
 
-const SOURCE_KEYS = ['secrets', 'kv', 'log', 'compile'];
+const SOURCE_KEYS = ['secrets', 'kv', 'log', 'compile', 'core'];
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -58,7 +58,8 @@ export function toolSource(router: EntityRouter, options?: ToolSourceOptions): R
   const ctxOptions = contextOptions(o, bad);
   if (o.compile !== undefined && !isRecord(o.compile)) bad();
   const compiled = compile(router, o.compile as CompileOptions | undefined);
-  const runner: HandlerRunner = createHandlerRunner(routerDefinition(router), ctxOptions);
+  const core = o.core as McpCoreSource | undefined;
+  const runner: HandlerRunner = createHandlerRunner(routerDefinition(router), { ...ctxOptions, ...(core === undefined ? {} : { core }) }, compiled.manifest);
   const base = { manifest: compiled.manifest, catalog: compiled.catalog, schemaRegistry: compiled.schemaRegistry };
   if (!runner.hasJavaScript) return Object.freeze(base);
   return Object.freeze({
@@ -141,6 +142,7 @@ export function mcp(options: McpBindingOptions): McpBinding {
   const tools = toolSource(o.router, {
     ...contextOptions(o, () => fail('PULSE_ERR_OPTIONS', 'mcpOptions')),
     compile: { requestBytes: limits.requestBytes, responseBytes: limits.responseBytes },
+    ...(o.core === undefined ? {} : { core: o.core as McpCoreSource }),
   });
   const handler = createMcpHttpHandler({
     path: '/mcp',

@@ -41,7 +41,11 @@ export function jsonRpc(router: EntityRouter, options?: JsonRpcOptions): JsonRpc
     ...(limits.requestBytes === undefined ? {} : { requestBytes: limits.requestBytes }),
     ...(limits.responseBytes === undefined ? {} : { responseBytes: limits.responseBytes }),
   });
-  const runner = createHandlerRunner(def, { secrets: o.secrets as ContextOptions['secrets'], kv: o.kv as ContextOptions['kv'], log: o.log as ContextOptions['log'] });
+  const runner = createHandlerRunner(
+    def,
+    { secrets: o.secrets as ContextOptions['secrets'], kv: o.kv as ContextOptions['kv'], log: o.log as ContextOptions['log'], ...(o.core === undefined ? {} : { core: o.core as McpCoreSource }) },
+    compiled.manifest,
+  );
   const resolved = resolveOptions({ path: o.path ?? '/', limits: o.limits, tools: { manifest: compiled.manifest }, core: o.core });
   const host: HostCore = Object.freeze({
     engine: Engine.create(`{"profile":"jsonrpc",${resolved.configJson.slice(1)}`, resolved.core),

@@ -12,6 +12,8 @@ use std::alloc::{self, Layout};
 use std::cell::RefCell;
 
 use crate::engine::{Action, Engine, Request};
+use crate::json::write;
+use crate::tools::Direction;
 
 const MAX_SLOTS: usize = 0xffff;
 
@@ -79,11 +81,18 @@ struct Handles {
     engines: Slab<Engine>,
     requests: Slab<Request>,
     last_error: &'static str,
+    /// Output of the last `pulse_engine_check`; valid until the next check.
+    check_output: Vec<u8>,
 }
 
 thread_local! {
     static HANDLES: RefCell<Handles> = const {
-        RefCell::new(Handles { engines: Slab::new(), requests: Slab::new(), last_error: "" })
+        RefCell::new(Handles {
+            engines: Slab::new(),
+            requests: Slab::new(),
+            last_error: "",
+            check_output: Vec::new(),
+        })
     };
 }
 
@@ -174,6 +183,74 @@ pub extern "C" fn pulse_engine_error_len() -> u32 {
 #[no_mangle]
 pub extern "C" fn pulse_engine_free(engine: u32) {
     with(|h| h.engines.remove(engine))
+}
+
+/// Runs one operation's input (`direction` 0) or output (1) codec over JSON text, for `ctx.call`
+/// in JavaScript hosts, so every target agrees on what is valid. `0`: valid, output = canonical
+/// JSON (empty for a tool without input: no params); `1`: rejected, output =
+/// `{"path":…,"message":…}` with the codec's fixed message; `2`: unknown engine, no tools, unknown
+/// operation or direction (output empty). Empty JSON text means absent.
+///
+/// # Safety
+/// `op_ptr..op_ptr+op_len` and `json_ptr..json_ptr+json_len` must be readable host memory (see
+/// `bytes`).
+#[no_mangle]
+pub unsafe extern "C" fn pulse_engine_check(
+    engine: u32,
+    op_ptr: *const u8,
+    op_len: u32,
+    direction: u32,
+    json_ptr: *const u8,
+    json_len: u32,
+) -> u32 {
+    // SAFETY: passed on from this function's contract.
+    let op = unsafe { bytes(op_ptr, op_len) };
+    // SAFETY: passed on from this function's contract.
+    let json = unsafe { bytes(json_ptr, json_len) };
+    let direction = match direction {
+        0 => Some(Direction::Input),
+        1 => Some(Direction::Output),
+        _ => None,
+    };
+    with(|h| {
+        h.check_output.clear();
+        let checked = {
+            let tools = h.engines.get(engine).and_then(|e| e.tools());
+            match (tools, std::str::from_utf8(op), direction) {
+                // `Tools::check` reports an unknown operation as a codec error; the ABI keeps it apart.
+                (Some(t), Ok(name), Some(d)) if t.find(name).is_some() => {
+                    Some(t.check(name, d, json))
+                }
+                _ => None,
+            }
+        };
+        match checked {
+            None => 2,
+            Some(Ok(canonical)) => {
+                h.check_output = canonical;
+                0
+            }
+            Some(Err(e)) => {
+                let out = &mut h.check_output;
+                out.extend_from_slice(b"{\"path\":");
+                write::string(out, &e.path);
+                out.extend_from_slice(b",\"message\":");
+                write::string(out, e.message);
+                out.push(b'}');
+                1
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn pulse_check_output_ptr() -> *const u8 {
+    with(|h| h.check_output.as_ptr())
+}
+
+#[no_mangle]
+pub extern "C" fn pulse_check_output_len() -> u32 {
+    with(|h| h.check_output.len() as u32)
 }
 
 /// `0` when the engine handle is unknown or too many requests are open.
@@ -308,6 +385,69 @@ mod tests {
             assert_eq!(pulse_request_timeout_ms(r, 5.0), 0.0);
             assert_eq!(pulse_request_head(0, std::ptr::null(), 0, 0.0), 3);
         }
+    }
+
+    fn check(engine: u32, op: &str, direction: u32, json: &str) -> (u32, String) {
+        // SAFETY: live Rust slices; the check output is read before any further check.
+        unsafe {
+            let status = pulse_engine_check(
+                engine,
+                op.as_ptr(),
+                op.len() as u32,
+                direction,
+                json.as_ptr(),
+                json.len() as u32,
+            );
+            let out = bytes(pulse_check_output_ptr(), pulse_check_output_len()).to_vec();
+            (status, String::from_utf8(out).unwrap())
+        }
+    }
+
+    #[test]
+    fn check_runs_the_codec_through_the_abi() {
+        let cfg = format!(r#"{{"tools":{}}}"#, crate::tools::tests::manifest());
+        let bare = b"{}";
+        // SAFETY: live Rust slices.
+        let (e, plain) = unsafe {
+            (
+                pulse_engine_new(cfg.as_ptr(), cfg.len() as u32),
+                pulse_engine_new(bare.as_ptr(), bare.len() as u32),
+            )
+        };
+        assert_ne!(e, 0);
+        assert_eq!(
+            check(e, "echo", 0, r#"{"s":"a","q":1}"#),
+            (0, r#"{"s":"a"}"#.into())
+        );
+        assert_eq!(
+            check(e, "echo", 1, r#"{"s":1}"#),
+            (1, r#"{"path":"$.s","message":"Expected a string"}"#.into())
+        );
+        assert_eq!(
+            check(e, "ping", 0, ""),
+            (0, String::new()),
+            "no input: no params"
+        );
+        assert_eq!(check(e, "ping", 1, "5"), (0, "null".into()));
+        assert_eq!(check(e, "echo", 0, "{").0, 1, "invalid JSON is a rejection");
+        assert_eq!(check(e, "nope", 0, "{}"), (2, String::new()), "unknown op");
+        assert_eq!(
+            check(e, "echo", 2, "{}"),
+            (2, String::new()),
+            "unknown direction"
+        );
+        assert_eq!(
+            check(plain, "echo", 0, "{}"),
+            (2, String::new()),
+            "no tools"
+        );
+        pulse_engine_free(e);
+        pulse_engine_free(plain);
+        assert_eq!(
+            check(e, "echo", 0, "{}"),
+            (2, String::new()),
+            "freed engine"
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::legacy::{self, LegacyFragments};
 use crate::limits::Limits;
 use crate::modern;
 use crate::response::{self, Timing};
-use crate::tools::{Step, ToolCall};
+use crate::tools::{Step, ToolCall, Tools};
 
 struct Inner {
     config: Config,
@@ -53,6 +53,11 @@ impl Engine {
 
     pub fn limits(&self) -> &Limits {
         &self.inner.config.limits
+    }
+
+    /// The compiled tool set, for `pulse_engine_check` (`ctx.call` validation); `None` without tools.
+    pub fn tools(&self) -> Option<&Tools> {
+        self.inner.config.tools.as_ref()
     }
 
     /// Starts one request; its deadline runs from `now`.
