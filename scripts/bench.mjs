@@ -3,9 +3,14 @@
 //   1. core validation throughput (MB/s) on 1 KiB and 64 KiB request bodies, fed through the loaded
 //      wasm engine over its C ABI (head, body, end), beside JSON.parse on the same text (and wasm2js);
 //   2. server/discover requests/s over loopback (autocannon, 127.0.0.1, fixed duration) for the Node
-//      host beside a bare node:http server that parses and answers the same JSON.
+//      host beside a bare node:http server that parses and answers the same JSON;
+//   3. tools/call requests/s of a trivial `echo` tool for the Node host (static result and JavaScript
+//      handler), the official SDK server (@modelcontextprotocol/server, zod tool) and the bare server
+//      answering the same result bytes.
+// Every load test reports requests/s, p50/p99 latency and the server process's peak RSS (VmHWM).
 // Prints a markdown table with ratios and saves .test-results/bench.json. Extra rows: scripts/bench/extra/.
-// Needs the built package (npm run build). Every server is a child process stopped by its PID.
+// Needs the built package (npm run build; PULSE_DIST=<dir> benches another build of dist/cjs).
+// Every server is a child process stopped by its PID.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -131,9 +136,29 @@ async function coreRows() {
 
 // ── loopback requests/s ──
 
-function startServer(script) {
+/** Peak resident set of a live process in MiB (Linux /proc); undefined elsewhere. */
+function peakRssMiB(pid) {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? Number(kb[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (user + system) a live process has used, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+function startServer(script, args = []) {
   return new Promise((resolvePort, reject) => {
-    const child = spawn(process.execPath, [script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`bench: ${script} did not start`));
@@ -144,6 +169,9 @@ function startServer(script) {
       const port = Number(String(d).trim());
       resolvePort({
         port,
+        pid: child.pid,
+        peakRssMiB: () => peakRssMiB(child.pid),
+        cpuMs: () => cpuMs(child.pid),
         stop: () =>
           new Promise((r) => {
             child.removeAllListeners('exit');
@@ -170,26 +198,52 @@ async function loadTest({ port, method = 'POST', path = '/mcp', headers = HEADER
     duration: DURATION,
     pipelining: 1,
   });
-  return { rps: r.requests.average, latencyP50: r.latency.p50, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+  return { rps: r.requests.average, total: r.requests.total, latencyP50: r.latency.p50, latencyP99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
 }
 
-async function discoverRows() {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+/** One server per case, each in its own process; peak RSS is read just before it is stopped. */
+async function serverRows(group, cases) {
   const rows = [];
-  for (const [name, script] of [
-    ['bare node:http + JSON.parse', 'scripts/bench/server-bare.mjs'],
-    ['Pulse Node host', 'scripts/bench/server-pulse.mjs'],
-  ]) {
-    const srv = await startServer(join(ROOT, script));
+  for (const { name, script, args, headers, body, baseline } of cases) {
+    const srv = await startServer(join(ROOT, script), args);
     try {
-      const r = await loadTest({ port: srv.port, body });
+      const cpu0 = srv.cpuMs();
+      const r = await loadTest({ port: srv.port, headers, body });
+      const cpu1 = srv.cpuMs();
       if (r.non2xx || r.errors) throw new Error(`bench: ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      rows.push({ group: 'server/discover over loopback', name, value: r.rps, unit: 'req/s', p50ms: r.latencyP50, baseline: name.startsWith('Pulse') ? 'bare node:http + JSON.parse' : undefined });
+      // Server CPU per request barely depends on what else the shared machine runs, unlike req/s.
+      const cpuUsPerReq = cpu0 === undefined || cpu1 === undefined || !r.total ? undefined : ((cpu1 - cpu0) * 1000) / r.total;
+      rows.push({ group, name, value: r.rps, unit: 'req/s', p50ms: r.latencyP50, p99ms: r.latencyP99, peakRssMiB: srv.peakRssMiB(), cpuUsPerReq, baseline });
     } finally {
       await srv.stop();
     }
   }
   return rows;
+}
+
+const BARE = 'bare node:http + JSON.parse';
+
+function discoverRows() {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+  return serverRows('server/discover over loopback', [
+    { name: BARE, script: 'scripts/bench/server-bare.mjs', body },
+    { name: 'Pulse Node host', script: 'scripts/bench/server-pulse.mjs', body, baseline: BARE },
+  ]);
+}
+
+const SDK = 'official SDK server (@modelcontextprotocol/server)';
+
+function toolsRows() {
+  const call = (name) => ({
+    headers: { ...HEADERS, 'mcp-method': 'tools/call', 'mcp-name': name },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { text: 'hello' }, _meta: META } }),
+  });
+  return serverRows('tools/call echo over loopback', [
+    { name: BARE, script: 'scripts/bench/server-bare.mjs', args: ['tools'], ...call('echo') },
+    { name: SDK, script: 'scripts/bench/server-sdk.mjs', ...call('echo') },
+    { name: 'Pulse Node host, static tool', script: 'scripts/bench/server-pulse.mjs', args: ['tools'], ...call('echo'), baseline: [SDK, BARE] },
+    { name: 'Pulse Node host, JavaScript tool', script: 'scripts/bench/server-pulse.mjs', args: ['tools'], ...call('echo_js'), baseline: [SDK, BARE] },
+  ]);
 }
 
 async function extraRows(ctx) {
@@ -208,26 +262,52 @@ async function extraRows(ctx) {
   return rows;
 }
 
-function table(rows) {
-  const fmt = (v) => (v >= 100 ? v.toFixed(0) : v.toFixed(1));
-  const lines = ['| measurement | what | value | ratio |', '| --- | --- | ---: | ---: |'];
+/** Sets `ratios` (baseline name → value ratio) and `ratio` (first baseline) on every row with a baseline. */
+function addRatios(rows) {
   for (const r of rows) {
-    const base = r.baseline && rows.find((b) => b.group === r.group && b.name === r.baseline);
-    r.ratio = base ? r.value / base.value : undefined;
-    lines.push(`| ${r.group} | ${r.name} | ${fmt(r.value)} ${r.unit} | ${r.ratio === undefined ? '' : `${(r.ratio * 100).toFixed(0)}% of ${r.baseline}`} |`);
+    const names = r.baseline === undefined ? [] : [r.baseline].flat();
+    r.ratios = {};
+    for (const name of names) {
+      const base = rows.find((b) => b.group === r.group && b.name === name);
+      if (base) r.ratios[name] = r.value / base.value;
+    }
+    r.ratio = r.ratios[names[0]];
+  }
+}
+
+function table(rows) {
+  const fmt = (v) => (v === undefined ? '' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
+  const pct = (x) => (x >= 2 ? `${x.toFixed(1)}×` : `${(x * 100).toFixed(0)}%`);
+  const lines = ['| measurement | what | value | p50 / p99 ms | peak RSS MiB | server CPU µs/req | ratio |', '| --- | --- | ---: | ---: | ---: | ---: | ---: |'];
+  for (const r of rows) {
+    const lat = r.p50ms === undefined ? '' : `${r.p50ms} / ${r.p99ms ?? ''}`;
+    const ratio = Object.entries(r.ratios ?? {}).map(([n, x]) => `${pct(x)} of ${n}`).join('; ');
+    lines.push(`| ${r.group} | ${r.name} | ${fmt(r.value)} ${r.unit} | ${lat} | ${fmt(r.peakRssMiB)} | ${fmt(r.cpuUsPerReq)} | ${ratio} |`);
   }
   return lines.join('\n');
 }
 
 const started = new Date();
-const rows = [...(await coreRows()), ...(await discoverRows())];
-rows.push(...(await extraRows({ durationSec: DURATION, connections: CONNECTIONS, startServer, loadTest, root: ROOT })));
+const only = process.env.BENCH_ONLY; // e.g. "servers" while tuning the host; the saved file says so
+const rows = only === 'servers' ? [] : await coreRows();
+rows.push(...(await discoverRows()), ...(await toolsRows()));
+if (only !== 'servers') rows.push(...(await extraRows({ durationSec: DURATION, connections: CONNECTIONS, startServer, loadTest, root: ROOT })));
+addRatios(rows);
 const md = table(rows);
 process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test, ${CONNECTIONS} connections)\n\n${md}\n`);
 const targets = {
   coreMBps64KiB: { target: 300, measured: rows.find((r) => r.group === 'validate 64 KiB body' && r.name.startsWith('core (wasm)'))?.value },
   adapterRatio: { target: 0.6, measured: rows.find((r) => r.name === 'Pulse Node host')?.ratio },
+  toolsCallVsSdk: { target: 5, measured: rows.find((r) => r.name === 'Pulse Node host, static tool')?.ratios[SDK] },
+  toolsCallVsBare: { target: 0.6, measured: rows.find((r) => r.name === 'Pulse Node host, static tool')?.ratios[BARE] },
+  toolsCallJsVsSdk: { target: 5, measured: rows.find((r) => r.name === 'Pulse Node host, JavaScript tool')?.ratios[SDK] },
+  toolsCallJsVsBare: { target: 0.6, measured: rows.find((r) => r.name === 'Pulse Node host, JavaScript tool')?.ratios[BARE] },
 };
-process.stdout.write(`\ntargets: core ≥ 300 MB/s on 64 KiB: ${targets.coreMBps64KiB.measured?.toFixed(0)} MB/s; adapter ≥ 60% of bare: ${((targets.adapterRatio.measured ?? 0) * 100).toFixed(0)}%\n`);
+const say = (t, x) => (x === undefined ? 'n/a' : `${t >= 2 ? `${x.toFixed(1)}×` : `${(x * 100).toFixed(0)}%`}${x >= t ? '' : ' (below target)'}`);
+process.stdout.write(
+  `\ntargets: core ≥ 300 MB/s on 64 KiB: ${targets.coreMBps64KiB.measured?.toFixed(0) ?? 'n/a'} MB/s; discover ≥ 60% of bare: ${say(0.6, targets.adapterRatio.measured)}; ` +
+    `tools/call static ≥ 5× SDK: ${say(5, targets.toolsCallVsSdk.measured)}, ≥ 60% of bare: ${say(0.6, targets.toolsCallVsBare.measured)}; ` +
+    `tools/call JavaScript ≥ 5× SDK: ${say(5, targets.toolsCallJsVsSdk.measured)}, ≥ 60% of bare: ${say(0.6, targets.toolsCallJsVsBare.measured)}\n`,
+);
 mkdirSync(join(ROOT, '.test-results'), { recursive: true });
-writeFileSync(join(ROOT, '.test-results', 'bench.json'), JSON.stringify({ date: started.toISOString(), node: process.version, durationSec: DURATION, connections: CONNECTIONS, rows, targets, markdown: md }, null, 2) + '\n');
+writeFileSync(join(ROOT, '.test-results', only ? `bench-${only}.json` : 'bench.json'), JSON.stringify({ date: started.toISOString(), node: process.version, only, durationSec: DURATION, connections: CONNECTIONS, rows, targets, markdown: md }, null, 2) + '\n');

@@ -1,10 +1,26 @@
-// Bench server: the Pulse Node host from the built package, on 127.0.0.1 (ephemeral port printed).
+// Bench server: the Pulse Node host from the built package (PULSE_DIST overrides dist/cjs), on
+// 127.0.0.1 (ephemeral port printed). With argv `tools` it serves a router of two trivial tools with
+// the same input and result: `echo` (a static result, answered inside the core) and `echo_js` (a
+// JavaScript handler echoing its input, one CALL round trip through the host).
 import http from 'node:http';
 import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
-const { createMcpNodeHandler } = require('../../dist/cjs/node.js');
-const server = http.createServer(createMcpNodeHandler({ serverInfo: { name: 'bench', version: '1.0.0' } }));
+const dist = resolve(process.env.PULSE_DIST ?? fileURLToPath(new URL('../../dist/cjs', import.meta.url)));
+const { createMcpNodeHandler } = require(join(dist, 'node.js'));
+const options = { serverInfo: { name: 'bench', version: '1.0.0' } };
+if (process.argv[2] === 'tools') {
+  const { EntityRouter, codec, handlers, toolSource } = require(join(dist, 'pulse.js'));
+  const input = codec.object({ text: codec.string({ maxLength: 64 }) });
+  const output = codec.object({ text: codec.string() });
+  const router = new EntityRouter('bench')
+    .operation('echo', { description: 'Echo', input, output, handler: handlers.static({ text: 'hello' }) })
+    .operation('echo_js', { description: 'Echo', input, output, handler: (_ctx, { text }) => ({ text }) });
+  options.tools = toolSource(router);
+}
+const server = http.createServer(createMcpNodeHandler(options));
 server.keepAliveTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
