@@ -123,7 +123,10 @@ struct Pending {
 
 enum Resumable {
     /// An MCP `tools/call`, framed in the modern or the legacy envelope.
-    Tool { call: ToolCall, legacy: bool },
+    Tool {
+        call: ToolCall,
+        legacy: bool,
+    },
     Rpc(RpcCall),
 }
 
@@ -389,7 +392,9 @@ fn dispatch(
     if e.config.jsonrpc {
         let (tools, object) = match (tools, root) {
             (Some(t), Value::Object(o)) => (t, *o),
-            _ => unreachable!("config requires tools for the jsonrpc profile; classify admits objects only"),
+            _ => unreachable!(
+                "config requires tools for the jsonrpc profile; classify admits objects only"
+            ),
         };
         let s = jsonrpc::call(tools, object, remaining);
         return rpc_step(e, s, env.id.clone().unwrap_or_default(), out);
@@ -419,16 +424,7 @@ fn dispatch(
                 reply(out, e, id, b"{}}");
                 None
             }
-            Ok(legacy::Method::ToolsList) => match calls::list_params(env.params.as_ref()) {
-                Err(err) => {
-                    fail(out, e, &err, Some(id));
-                    None
-                }
-                Ok(()) => {
-                    reply(out, e, id, &e.legacy.tools_list);
-                    None
-                }
-            },
+            Ok(legacy::Method::ToolsList) => list(out, e, &env, id, &e.legacy.tools_list),
             Ok(legacy::Method::ToolsCall) => call(out, e, &env, id, true, remaining),
         };
     }
@@ -441,15 +437,24 @@ fn dispatch(
             reply(out, e, id, &e.frags.discover);
             None
         }
-        Ok(modern::Method::ToolsList) => {
-            match calls::list_params(env.params.as_ref()) {
-                Err(err) => fail(out, e, &err, Some(id)),
-                Ok(()) => reply(out, e, id, &e.frags.tools_list),
-            }
-            None
-        }
+        Ok(modern::Method::ToolsList) => list(out, e, &env, id, &e.frags.tools_list),
         Ok(modern::Method::ToolsCall) => call(out, e, &env, id, false, remaining),
     }
+}
+
+/// `tools/list` in either envelope: the prebuilt `fragment`, once its params are checked.
+fn list(
+    out: &mut Vec<u8>,
+    e: &Inner,
+    env: &Envelope<'_>,
+    id: &[u8],
+    fragment: &[u8],
+) -> Option<Pending> {
+    match calls::list_params(env.params.as_ref()) {
+        Err(err) => fail(out, e, &err, Some(id)),
+        Ok(()) => reply(out, e, id, fragment),
+    }
+    None
 }
 
 fn call(

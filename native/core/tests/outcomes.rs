@@ -773,25 +773,40 @@ fn jsonrpc_profile() {
     let (status, body) = run(r#"{"jsonrpc":"2.0","id":3,"method":"echo","params":{"msg":7}}"#);
     assert_eq!(status, 400);
     assert!(body.contains(r#""code":-32602"#), "{body}");
-    assert_eq!(run(r#"{"jsonrpc":"2.0","method":"fixed"}"#), (204, String::new()));
+    assert_eq!(
+        run(r#"{"jsonrpc":"2.0","method":"fixed"}"#),
+        (204, String::new())
+    );
     let (status, body) = run(r#"[{"jsonrpc":"2.0","id":1,"method":"fixed"}]"#);
     assert_eq!((status, body.contains("-32600")), (400, true));
 
     // A JavaScript handler goes out as a CALL and comes back framed as JSON-RPC.
     let mut req = engine.request(0.0);
     req.head(head.as_bytes(), 0.0);
-    req.body(br#"{"jsonrpc":"2.0","id":"j","method":"echo","params":{"msg":"hi"}}"#, 0.0);
+    req.body(
+        br#"{"jsonrpc":"2.0","id":"j","method":"echo","params":{"msg":"hi"}}"#,
+        0.0,
+    );
     assert!(matches!(req.end(0.0), Action::Call(_)));
     assert_eq!(
         status_of(req.resume(br#"{"ok":true,"output":{"msg":"hi"}}"#, 1.0)),
-        (200, r#"{"jsonrpc":"2.0","id":"j","result":{"msg":"hi"}}"#.to_string())
+        (
+            200,
+            r#"{"jsonrpc":"2.0","id":"j","result":{"msg":"hi"}}"#.to_string()
+        )
     );
     let mut req = engine.request(0.0);
     req.head(head.as_bytes(), 0.0);
-    req.body(br#"{"jsonrpc":"2.0","id":"k","method":"echo","params":{"msg":"hi"}}"#, 0.0);
+    req.body(
+        br#"{"jsonrpc":"2.0","id":"k","method":"echo","params":{"msg":"hi"}}"#,
+        0.0,
+    );
     assert!(matches!(req.end(0.0), Action::Call(_)));
     let (status, body) = status_of(req.resume(br#"{"ok":false}"#, 1.0));
     assert!(body.contains(r#""code":-32000"#), "{status} {body}");
 
-    assert!(Engine::new(br#"{"profile":"jsonrpc"}"#).is_err(), "jsonrpc needs tools");
+    assert!(
+        Engine::new(br#"{"profile":"jsonrpc"}"#).is_err(),
+        "jsonrpc needs tools"
+    );
 }
