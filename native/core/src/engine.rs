@@ -13,7 +13,7 @@ use crate::errors::{
     self, RpcError, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR,
 };
 use crate::head::{self, HeadError, Kept};
-use crate::json::{Parser, Value};
+use crate::json::{JsonError, Parser, Value};
 use crate::jsonrpc::{self, RpcCall, RpcStep};
 use crate::legacy::{self, LegacyFragments};
 use crate::limits::Limits;
@@ -232,14 +232,7 @@ impl Request {
             let admitted = if over { &chunk[..room] } else { chunk };
             *received += admitted.len();
             if let Err(e) = parser.feed(admitted) {
-                let e = RpcError::new(400, PARSE_ERROR, errors::parse_message(&e));
-                response::error(
-                    &mut self.out,
-                    limits.response_bytes,
-                    &e,
-                    None,
-                    Timing::Early,
-                );
+                parse_error(&mut self.out, limits.response_bytes, &e, Timing::Early);
                 return self.respond();
             }
             if over {
@@ -268,8 +261,7 @@ impl Request {
         let doc = match parser.finish() {
             Ok(d) => d,
             Err(e) => {
-                let e = RpcError::new(400, PARSE_ERROR, errors::parse_message(&e));
-                response::error(&mut self.out, budget, &e, None, Timing::AfterBody);
+                parse_error(&mut self.out, budget, &e, Timing::AfterBody);
                 return self.respond();
             }
         };
@@ -342,6 +334,12 @@ impl Request {
             }
         }
     }
+}
+
+/// 400 -32700 without id: the body is not acceptable JSON (decided mid-body or at its end).
+fn parse_error(out: &mut Vec<u8>, budget: usize, e: &JsonError, timing: Timing) {
+    let e = RpcError::new(400, PARSE_ERROR, errors::parse_message(e));
+    response::error(out, budget, &e, None, timing);
 }
 
 fn too_large(out: &mut Vec<u8>, budget: usize) {
