@@ -10,4 +10,5 @@ export function bundleForNode(entry: string, outfile: string, extra?: object): P
 export function configFor(routerModule: string, opts: { native: boolean; overrides?: { legacyProtocol?: '2025-06-18' } }): Promise<string>;
 export function nativeSourcesHash(): string;
 export function nativeBuildKey(configJson: string): string;
+export function bundleForRuntime(entry: string, outfile: string, extra?: Record<string, unknown>): Promise<void>;
 export function bundleJsEntry(outfile: string): Promise<string>;

@@ -110,12 +110,15 @@ export function nativeBuildKey(configJson) {
   return createHash('sha256').update(nativeSourcesHash()).update(configJson).digest('hex');
 }
 
-/** The esbuild bundle of the Fastly JavaScript entry (edge/fastly-js.ts); returns its sha256. */
-export async function bundleJsEntry(outfile) {
+/**
+ * One esbuild ES-module bundle for a runtime without Node built-ins (js-compute, workerd); `extra`
+ * adds options such as `external`.
+ */
+export async function bundleForRuntime(entry, outfile, extra = {}) {
   const esbuild = await import('esbuild');
   mkdirSync(dirname(outfile), { recursive: true });
   await esbuild.build({
-    entryPoints: [join(ROOT, 'edge', 'fastly-js.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     format: 'esm',
@@ -124,6 +127,12 @@ export async function bundleJsEntry(outfile) {
     target: 'es2022',
     logLevel: 'error',
     loader: { '.json': 'json' },
+    ...extra,
   });
+}
+
+/** The esbuild bundle of the Fastly JavaScript entry (edge/fastly-js.ts); returns its sha256. */
+export async function bundleJsEntry(outfile) {
+  await bundleForRuntime(join(ROOT, 'edge', 'fastly-js.ts'), outfile);
   return createHash('sha256').update(readFileSync(outfile)).digest('hex');
 }

@@ -22,7 +22,7 @@ import { CLOSED_PORT, ORIGIN_PORT } from './backend-router';
 // Plain ESM modules outside the bundle (they locate their own files by import.meta.url).
 import { startOrigin } from './origin.mjs';
 import { startHost } from '../native-host/host.mjs';
-import { ROOT, WORK, run, nativeSourcesHash, nativeBuildKey, bundleJsEntry } from '../../scripts/edge-lib.mjs';
+import { ROOT, WORK, run, nativeSourcesHash, nativeBuildKey, bundleJsEntry, bundleForRuntime } from '../../scripts/edge-lib.mjs';
 import { preinitialize } from '../../scripts/edge-build.mjs';
 
 type Target = 'node' | 'native' | 'workerd' | 'js';
@@ -93,19 +93,8 @@ async function listen(server: Server): Promise<number> {
 async function startWorkerd(): Promise<{ port: number; close(): Promise<void> }> {
   const dir = join(WORK, 'workerd');
   mkdirSync(dir, { recursive: true });
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: [join(ROOT, 'wasm', 'diff', 'workerd-entry.ts')],
-    outfile: join(dir, 'worker.mjs'),
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    target: 'es2022',
-    logLevel: 'error',
-    external: ['*.wasm'],
-    loader: { '.json': 'json' },
-  });
+  // The core stays a separate module: workerd refuses to compile wasm bytes at run time.
+  await bundleForRuntime(join(ROOT, 'wasm', 'diff', 'workerd-entry.ts'), join(dir, 'worker.mjs'), { external: ['*.wasm'] });
   copyFileSync(CORE_OVERRIDE ?? join(ROOT, 'wasm', 'pulse_core.wasm'), join(dir, 'pulse_core.wasm'));
   const { Miniflare } = await import('miniflare');
   const mf = new Miniflare({
