@@ -15,8 +15,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ROOT, FASTLY, WORK, EdgeError, run, configFor, nativeBuildKey } from './edge-lib.mjs';
-import { checkImports } from '../wasm/native-host/host.mjs';
-import { parseToml } from '../wasm/native-host/toml.mjs';
+import { checkImports } from '../tools/compute-host/host.mjs';
+import { parseToml } from '../tools/compute-host/toml.mjs';
 
 const NATIVE = join(ROOT, 'native');
 const TARGET_DIR = join(NATIVE, 'target', 'edge');

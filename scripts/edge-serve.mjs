@@ -8,7 +8,7 @@
 // from `npm run edge:build`.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startHost } from '../wasm/native-host/host.mjs';
+import { startHost } from '../tools/compute-host/host.mjs';
 import { ROOT } from './edge-lib.mjs';
 
 const LEGACY = '2025-06-18';

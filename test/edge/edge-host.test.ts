@@ -1,0 +1,195 @@
+// The Node Native host on its own: fastly.toml reading (loopback-only backends), the Viceroy command
+// line, the ABI's `unsupported` status for every call it does not implement, import checks, the
+// wall-clock limit on a guest that never finishes, and the Native binary's streaming body reads.
+// Guests are assembled from WebAssembly text with binaryen's wasm-as (installed with the toolchain).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startHost, parseArgs, checkImports } from '../../tools/compute-host/host.mjs';
+import { loadHostConfig } from '../../tools/compute-host/config.mjs';
+import { parseToml } from '../../tools/compute-host/toml.mjs';
+import { envelope, modernHeaders } from '../support/fixtures';
+import { configFor } from '../../scripts/edge-lib.mjs';
+
+const ROOT = resolve(__dirname, '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'pulse-host-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const TOML = `manifest_version = 3
+name = "host-test"
+language = "other"
+
+[local_server.backends.origin]
+url = "http://127.0.0.1:9"
+
+[local_server.config_stores.settings]
+format = "inline-toml"
+[local_server.config_stores.settings.contents]
+greeting = "hello"
+`;
+
+function tomlFile(text: string): string {
+  const p = join(dir, `fastly-${Math.random().toString(36).slice(2)}.toml`);
+  writeFileSync(p, text);
+  return p;
+}
+
+function assemble(wat: string): Uint8Array<ArrayBuffer> {
+  const src = join(dir, `g-${Math.random().toString(36).slice(2)}.wat`);
+  writeFileSync(src, wat);
+  const out = src.replace(/\.wat$/, '.wasm');
+  const wasmAs = existsSync('/usr/bin/wasm-as') ? '/usr/bin/wasm-as' : join(ROOT, 'node_modules', '.bin', 'wasm-as');
+  const r = spawnSync(wasmAs, [src, '-o', out], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return new Uint8Array(readFileSync(out));
+}
+
+/** A guest that answers with status 600 + the status code an import returned. */
+const reporter = (importDecl: string, call: string) => `(module
+  ${importDecl}
+  (import "fastly_http_req" "body_downstream_get" (func $dget (param i32 i32) (result i32)))
+  (import "fastly_http_resp" "new" (func $rnew (param i32) (result i32)))
+  (import "fastly_http_resp" "status_set" (func $sset (param i32 i32) (result i32)))
+  (import "fastly_http_resp" "send_downstream" (func $send (param i32 i32 i32) (result i32)))
+  (import "fastly_http_body" "new" (func $bnew (param i32) (result i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 200) "settings")
+  (data (i32.const 220) "greeting")
+  (func (export "_start") (local $code i32)
+    (local.set $code ${call})
+    (drop (call $dget (i32.const 100) (i32.const 104)))
+    (drop (call $rnew (i32.const 108)))
+    (drop (call $sset (i32.load (i32.const 108)) (i32.add (i32.const 600) (local.get $code))))
+    (drop (call $bnew (i32.const 112)))
+    (drop (call $send (i32.load (i32.const 108)) (i32.load (i32.const 112)) (i32.const 0)))))`;
+
+async function statusOf(wasm: Uint8Array, toml = tomlFile(TOML), timeoutMs?: number): Promise<number> {
+  const h = await startHost({ wasm, toml, addr: '127.0.0.1:0', workers: 1, ...(timeoutMs ? { requestTimeoutMs: timeoutMs } : {}) });
+  try {
+    return (await fetch(`${h.url}/`, { signal: AbortSignal.timeout(5000) })).status;
+  } finally {
+    await h.close();
+  }
+}
+
+describe('fastly.toml', () => {
+  it('reads tables, arrays of tables and inline values', () => {
+    const t = parseToml('a = "x" # c\n[b.c]\nd = [1, 2]\n[[e]]\nf = true\n[[e]]\nf = false\ng = { h = \'lit\' }\n');
+    expect(t).toEqual({ a: 'x', b: { c: { d: [1, 2] } }, e: [{ f: true }, { f: false, g: { h: 'lit' } }] });
+    expect(() => parseToml('a = "x"\na = "y"\n')).toThrow(/duplicate key/);
+    expect(() => parseToml('a = \n')).toThrow(/line 1/);
+  });
+
+  it('refuses backends that are not loopback http', () => {
+    expect(() => loadHostConfig(tomlFile('[local_server.backends.o]\nurl = "http://example.com"\n'))).toThrow(expect.objectContaining({ code: 'BACKEND_NOT_LOOPBACK' }));
+    expect(() => loadHostConfig(tomlFile('[local_server.backends.o]\nurl = "https://127.0.0.1:8443"\n'))).toThrow(expect.objectContaining({ code: 'BACKEND_SCHEME' }));
+    const cfg = loadHostConfig(tomlFile(TOML));
+    expect(cfg.backends.get('origin')).toMatchObject({ host: '127.0.0.1', port: 9 });
+    expect(cfg.configStores.get('settings')?.get('greeting')).toBe('hello');
+  });
+});
+
+describe('command line', () => {
+  it('takes what fastly compute serve passes to Viceroy', () => {
+    expect(parseArgs(['-v', '-C', '/abs/fastly.toml', '--addr', '127.0.0.1:7676', './bin/main.wasm'])).toMatchObject({ verbose: 1, toml: '/abs/fastly.toml', addr: '127.0.0.1:7676', wasm: './bin/main.wasm' });
+    expect(parseArgs(['--version']).version).toBe(true);
+    expect(() => parseArgs(['--bogus'])).toThrow(/unknown option/);
+  });
+
+  it('binds loopback only', async () => {
+    await expect(startHost({ wasm: assemble('(module (memory (export "memory") 1) (func (export "_start")))'), toml: tomlFile(TOML), addr: '0.0.0.0:0' })).rejects.toMatchObject({ code: 'ADDR_NOT_LOOPBACK' });
+  });
+});
+
+describe('hostcalls', () => {
+  it('answers unsupported (5) for a call it does not implement', async () => {
+    const wasm = assemble(reporter('(import "fastly_geo" "lookup" (func $x (param i32 i32 i32 i32 i32) (result i32)))', '(call $x (i32.const 0) (i32.const 4) (i32.const 16) (i32.const 64) (i32.const 80))'));
+    expect(await statusOf(wasm)).toBe(605);
+  });
+
+  it('reads a declared config store and reports a missing key as none (10)', async () => {
+    const open = '(import "fastly_config_store" "open" (func $open (param i32 i32 i32) (result i32))) (import "fastly_config_store" "get" (func $get (param i32 i32 i32 i32 i32 i32) (result i32)))';
+    const hit = '(block (result i32) (drop (call $open (i32.const 200) (i32.const 8) (i32.const 300))) (call $get (i32.load (i32.const 300)) (i32.const 220) (i32.const 8) (i32.const 400) (i32.const 64) (i32.const 304)))';
+    expect(await statusOf(assemble(reporter(open, hit)))).toBe(600);
+    const miss = '(block (result i32) (drop (call $open (i32.const 200) (i32.const 8) (i32.const 300))) (call $get (i32.load (i32.const 300)) (i32.const 220) (i32.const 4) (i32.const 400) (i32.const 64) (i32.const 304)))';
+    expect(await statusOf(assemble(reporter(open, miss)))).toBe(610);
+    const noStore = '(call $open (i32.const 220) (i32.const 8) (i32.const 300))';
+    expect(await statusOf(assemble(reporter(open, noStore)))).toBe(603);
+  });
+
+  it('refuses a send to an undeclared backend with inval (2)', async () => {
+    const decl = '(import "fastly_http_req" "new" (func $qnew (param i32) (result i32))) (import "fastly_http_req" "send_async" (func $sa (param i32 i32 i32 i32 i32) (result i32))) (import "fastly_http_body" "new" (func $b2 (param i32) (result i32)))';
+    const call = '(block (result i32) (drop (call $qnew (i32.const 300))) (drop (call $b2 (i32.const 304))) (call $sa (i32.load (i32.const 300)) (i32.load (i32.const 304)) (i32.const 220) (i32.const 8) (i32.const 308)))';
+    expect(await statusOf(assemble(reporter(decl, call)))).toBe(602);
+  });
+
+  it('checks that a module imports only fastly_* and WASI', () => {
+    const foreign = new WebAssembly.Module(assemble('(module (import "env" "f" (func)) (memory (export "memory") 1) (func (export "_start")))'));
+    expect(() => checkImports(foreign)).toThrow(expect.objectContaining({ code: 'FOREIGN_IMPORT' }));
+    const reactor = new WebAssembly.Module(assemble('(module (memory (export "memory") 1))'));
+    expect(() => checkImports(reactor)).toThrow(expect.objectContaining({ code: 'NOT_A_COMMAND' }));
+  });
+
+  it('stops a guest that never finishes at the wall-clock limit and keeps serving', async () => {
+    const spin = assemble('(module (memory (export "memory") 1) (func (export "_start") (loop $l (br $l))))');
+    const h = await startHost({ wasm: spin, toml: tomlFile(TOML), addr: '127.0.0.1:0', workers: 1, requestTimeoutMs: 400 });
+    try {
+      const t = Date.now();
+      expect((await fetch(`${h.url}/`, { signal: AbortSignal.timeout(5000) })).status).toBe(500);
+      expect(Date.now() - t).toBeLessThan(3000);
+      expect((await fetch(`${h.url}/`, { signal: AbortSignal.timeout(5000) })).status).toBe(500);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('the Native binary in the host', () => {
+  const wasm = join(ROOT, 'bin', 'main.wasm');
+  it.skipIf(!existsSync(wasm))('streams a chunked request body into the core and answers', async () => {
+    const h = await startHost({ wasm, toml: join(ROOT, 'fastly.toml'), addr: '127.0.0.1:0', workers: 1 });
+    try {
+      const text = envelope('server/discover', 'chunks');
+      const body = new ReadableStream<Uint8Array>({
+        async start(c) {
+          for (const part of text.match(/[\s\S]{1,9}/g)!) {
+            c.enqueue(new TextEncoder().encode(part));
+            await new Promise((r) => setTimeout(r, 2));
+          }
+          c.close();
+        },
+      });
+      const res = await fetch(`${h.url}/mcp`, { method: 'POST', headers: modernHeaders('server/discover'), body, duplex: 'half', signal: AbortSignal.timeout(5000) } as RequestInit);
+      expect(res.status).toBe(200);
+      expect((await res.json()).id).toBe('chunks');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('Native eligibility', () => {
+  it('fails closed for a router with a JavaScript handler, with a clear message', async () => {
+    const mod = join(dir, 'js-router.ts');
+    writeFileSync(
+      mod,
+      [
+        `import { EntityRouter, codec } from ${JSON.stringify(join(ROOT, 'src', 'pulse'))};`,
+        "export const router = new EntityRouter('jsrouter').operation('hello', { output: codec.string({ maxLength: 16 }), handler: () => 'hi' });",
+        "export const options = { serverInfo: { name: 'js', version: '1.0.0' } };",
+      ].join('\n'),
+    );
+    await expect(configFor(mod, { native: true })).rejects.toMatchObject({ code: 'NATIVE_INELIGIBLE', message: expect.stringMatching(/JavaScript handlers.*edge:build:js/) });
+    const cfg = JSON.parse(await configFor(mod, { native: false }));
+    expect(cfg.tools).not.toBeNull();
+  }, 60_000);
+
+  it('compiles the deployed router into the embedded configuration', async () => {
+    const cfg = JSON.parse(await configFor(join(ROOT, 'edge', 'router.ts'), { native: true }));
+    expect(cfg.path).toBe('/mcp');
+    expect(cfg.serverInfo.name).toBe('pulse-context');
+    expect(cfg.tools).not.toBeNull();
+  }, 60_000);
+});

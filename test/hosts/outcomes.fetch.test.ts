@@ -1,0 +1,182 @@
+// Every outcome row through handler.fetch(new Request(...)) of createMcpHttpHandler.
+import { describe, expect, it } from 'vitest';
+import { OUTCOMES, type OutcomeRequest, type OutcomeRow } from '../support/outcomes.table';
+import { compareOutcome, type Observed } from '../support/compare';
+import { discoverWith, envelope, modernHeaders, PROFILES, type ProfileName } from '../support/fixtures';
+import { fetchHandler, type FetchHandler } from '../support/hosts';
+
+const handlers = new Map<ProfileName, FetchHandler>();
+const handlerFor = (p: ProfileName) => {
+  if (!handlers.has(p)) handlers.set(p, fetchHandler(PROFILES[p]));
+  return handlers.get(p)!;
+};
+const toBytes = (b: string | Uint8Array) => (typeof b === 'string' ? new TextEncoder().encode(b) : b);
+
+export interface StreamProbe {
+  stream: ReadableStream<Uint8Array>;
+  cancelled: () => boolean;
+}
+
+/** A body stream over `chunks` that then ends, stalls, or errors; records whether it was cancelled. */
+export function probeStream(chunks: Uint8Array[], after: 'end' | 'stall' | 'fail', cancelResult?: Promise<void>): StreamProbe {
+  let cancelled = false;
+  let i = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (i < chunks.length) {
+        c.enqueue(chunks[i++]);
+        return;
+      }
+      if (after === 'end') c.close();
+      else if (after === 'fail') c.error(new Error('upload interrupted'));
+      else return new Promise<void>(() => {}); // stall: never produces more
+      return undefined;
+    },
+    cancel() {
+      cancelled = true;
+      return cancelResult;
+    },
+  }, { highWaterMark: 0 });
+  return { stream, cancelled: () => cancelled };
+}
+
+export function buildRequest(r: OutcomeRequest): { request: Request; probe?: StreamProbe } {
+  const headers = new Headers();
+  for (const [n, v] of r.headers) headers.append(n, v);
+  const init: RequestInit & { duplex?: 'half' } = { method: r.method, headers };
+  let probe: StreamProbe | undefined;
+  if (r.chunks || r.stall || r.fail) {
+    const chunks = (r.chunks ?? (r.body !== undefined ? [r.body] : [])).map(toBytes);
+    probe = probeStream(chunks, r.stall ? 'stall' : r.fail ? 'fail' : 'end');
+    init.body = probe.stream;
+    init.duplex = 'half';
+  } else if (r.body !== undefined) {
+    init.body = toBytes(r.body) as BodyInit;
+  }
+  return { request: new Request(`http://127.0.0.1${r.path}`, init), probe };
+}
+
+export async function observe(res: Response): Promise<Observed> {
+  const headers: Record<string, string> = {};
+  res.headers.forEach((v, k) => (headers[k] = v));
+  return { status: res.status, headers, body: new Uint8Array(await res.arrayBuffer()) };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let t: NodeJS.Timeout;
+  return Promise.race([
+    p.finally(() => clearTimeout(t)),
+    new Promise<T>((_, reject) => (t = setTimeout(() => reject(new Error(`${what}: no reply within ${ms} ms`)), ms))),
+  ]);
+}
+
+async function runFetchRow(row: OutcomeRow) {
+  const { request, probe } = buildRequest(row.request);
+  const res = await withTimeout(handlerFor(row.profile ?? 'default').fetch(request), row.timeoutMs ?? 5000, row.name);
+  return { observed: await observe(res), probe, res };
+}
+
+describe('outcome table through fetch() (Fetch handler)', () => {
+  for (const row of OUTCOMES.filter((r) => r.only !== 'node')) {
+    it(row.name, async () => {
+      const { observed, probe } = await runFetchRow(row);
+      expect(compareOutcome(row.expected, observed)).toEqual([]);
+      if (row.request.stall) expect(probe?.cancelled(), 'the stalled body was cancelled').toBe(true);
+    });
+  }
+});
+
+describe('Fetch host body lifetime', () => {
+  const head = modernHeaders('server/discover');
+  const stalled = (h: [string, string][], cancelResult?: Promise<void>) => {
+    const probe = probeStream([new TextEncoder().encode('{"jsonrpc":"2.0",')], 'stall', cancelResult);
+    const headers = new Headers();
+    for (const [n, v] of h) headers.append(n, v);
+    return { probe, request: new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: probe.stream, duplex: 'half' } as RequestInit) };
+  };
+
+  it('an early header rejection (415) cancels the unread body', async () => {
+    const { probe, request } = stalled(head.map(([n, v]) => (n === 'content-type' ? [n, 'text/plain'] : [n, v])) as [string, string][]);
+    const res = await withTimeout(handlerFor('default').fetch(request), 2000, '415');
+    expect(res.status).toBe(415);
+    await res.arrayBuffer();
+    expect(probe.cancelled()).toBe(true);
+  });
+
+  it('an early Origin rejection (403) cancels the unread body', async () => {
+    const { probe, request } = stalled([...head, ['origin', 'https://evil.example']]);
+    const res = await withTimeout(handlerFor('default').fetch(request), 2000, '403');
+    expect(res.status).toBe(403);
+    expect(probe.cancelled()).toBe(true);
+  });
+
+  it('cleanup does not wait for an uncooperative cancel promise', async () => {
+    const never = new Promise<void>(() => {});
+    const { probe, request } = stalled(head.map(([n, v]) => (n === 'accept' ? [n, '*/*'] : [n, v])) as [string, string][], never);
+    const res = await withTimeout(handlerFor('default').fetch(request), 2000, '406');
+    expect(res.status).toBe(406);
+    expect(probe.cancelled()).toBe(true);
+  });
+
+  it('a deadline during a stalled body answers 408 even when cancel never settles', async () => {
+    const never = new Promise<void>(() => {});
+    const { probe, request } = stalled(head, never);
+    const t0 = performance.now();
+    const res = await withTimeout(handlerFor('slow').fetch(request), 3000, '408');
+    const elapsed = performance.now() - t0;
+    expect(res.status).toBe(408);
+    expect(elapsed).toBeGreaterThanOrEqual(250);
+    expect(probe.cancelled()).toBe(true);
+  });
+
+  it('a client that goes away (request.signal aborts) mid-body ends the request promptly', async () => {
+    const probe = probeStream([new TextEncoder().encode('{"jsonrpc":"2.0",')], 'stall');
+    const ac = new AbortController();
+    const headers = new Headers(head);
+    const request = new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: probe.stream, duplex: 'half', signal: ac.signal } as RequestInit);
+    setTimeout(() => ac.abort(), 50);
+    const t0 = performance.now();
+    // Default profile: a 10 s deadline, so only the departure can end this quickly.
+    const res = await withTimeout(handlerFor('default').fetch(request), 2000, 'departure');
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(probe.cancelled()).toBe(true);
+  });
+
+  it('handles many concurrent requests independently', async () => {
+    const h = handlerFor('default');
+    const n = 64;
+    const replies = await Promise.all(
+      Array.from({ length: n }, (_, i) => {
+        const body = i % 2 === 0 ? envelope('server/discover', i) : discoverWith('1e400', i);
+        const headers = new Headers(head);
+        return h.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body })).then(observe);
+      }),
+    );
+    replies.forEach((r, i) => {
+      const j = JSON.parse(Buffer.from(r.body).toString());
+      if (i % 2 === 0) expect([r.status, j.id]).toEqual([200, i]);
+      else expect([r.status, j.error?.code, 'id' in j]).toEqual([400, -32700, false]);
+    });
+  });
+});
+
+describe('envelope-less requests on the modern-only profile', () => {
+  // The brief's ladder makes a missing MCP-Protocol-Version -32020; the SDK's strict mode answers
+  // envelope-less requests with -32022. Either is accepted here, but a -32022 must carry the data the
+  // schema requires: { supported: string[], requested: string }.
+  for (const method of ['tools/list', 'ping', 'server/discover']) {
+    it(`${method} without headers or _meta → 400 -32020, or -32022 with supported and requested`, async () => {
+      const headers = new Headers([['accept', 'application/json, text/event-stream'], ['content-type', 'application/json']]);
+      const res = await handlerFor('default').fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: `{"jsonrpc":"2.0","id":5,"method":"${method}"}` }));
+      const j = await res.json();
+      expect(res.status).toBe(400);
+      expect([-32020, -32022]).toContain(j.error?.code);
+      expect(j.id).toBe(5);
+      if (j.error.code === -32022) {
+        expect(j.error.data?.supported).toEqual(['2026-07-28']);
+        expect(typeof j.error.data?.requested, `data ${JSON.stringify(j.error.data)}`).toBe('string');
+      }
+    });
+  }
+});

@@ -1,0 +1,380 @@
+// The manifest compiler: output shape, determinism of the catalog artifacts, every construction
+// rule (TypeScript throws; the core re-checks a tampered manifest and fails closed), the CLI, and
+// agreement with the Rust core that executes the manifest (list, handler kinds, corpus ranking).
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { artifactFiles, compileRouter, ManifestError, sha256Hex, tokenize, type Manifest } from '../../src/compiler';
+import type { CodecDescriptor } from '../../src/router/codec-types';
+import type { OperationDefinition, RouterDefinition } from '../../src/router/definition';
+import { main } from '../../src/compiler/cli';
+import { callTool, engineFor, listTools } from './compiler-harness';
+
+const str = (o: Partial<{ minLength: number; maxLength: number }> = {}): CodecDescriptor => ({ kind: 'string', ...o });
+const obj = (fields: Record<string, CodecDescriptor | [CodecDescriptor, 'optional']>, open?: boolean): CodecDescriptor => {
+  const f: Record<string, { codec: CodecDescriptor; optional?: boolean }> = {};
+  for (const [k, v] of Object.entries(fields)) f[k] = Array.isArray(v) ? { codec: v[0], optional: true } : { codec: v };
+  return open ? { kind: 'object', fields: f, open: true } : { kind: 'object', fields: f };
+};
+
+const ENTRIES = [
+  { id: 'intro', title: 'Introduction', collection: 'docs', text: 'Pulse MCP serves bounded tools over HTTP. Tools are declared statically.', tags: ['overview'] },
+  { id: 'limits', title: 'Limits', collection: 'docs', text: 'Request bytes, response bytes, depth and deadline limits bound every request.' },
+  { id: 'edge', title: 'Fastly edge', collection: 'examples', text: 'Deploy the router to the Fastly edge: native handler kinds only. Edge edge.' },
+  { id: 'node', title: 'Node host', collection: 'examples', text: 'The Node host runs JavaScript handlers and native kinds; tools over HTTP.' },
+];
+
+function definition(extra: OperationDefinition[] = []): RouterDefinition {
+  const hit = obj({ id: str(), title: str() });
+  return {
+    id: 'demo',
+    corpora: { docs: { version: '3', entries: ENTRIES }, unused: { version: '1', entries: [] } },
+    backends: { api: { url: 'https://api.example/base/' } },
+    config: {},
+    budgets: { deadlineMs: 4000, fetches: 4, fetchBytes: 65536, calls: 4 },
+    operations: [
+      {
+        name: 'search',
+        title: 'Search',
+        description: 'Full-text search',
+        hints: { readOnlyHint: true, openWorldHint: false },
+        input: obj({ query: str({ minLength: 1, maxLength: 100 }), limit: [{ kind: 'u32', max: 8 }, 'optional'] }),
+        output: obj({ results: { kind: 'array', items: hit, maxItems: 8 } }),
+        handler: { kind: 'corpus', corpus: 'docs', action: 'search', topK: 4, maxBytes: 4096 },
+      },
+      {
+        name: 'read',
+        input: obj({ id: str({ maxLength: 64 }) }),
+        output: obj({ id: str(), text: str(), truncated: { kind: 'boolean' } }),
+        handler: { kind: 'corpus', corpus: 'docs', action: 'read' },
+      },
+      {
+        name: 'list',
+        output: obj({ entries: { kind: 'array', items: obj({ id: str() }), maxItems: 64 }, truncated: { kind: 'boolean' } }),
+        handler: { kind: 'corpus', corpus: 'docs', action: 'list' },
+      },
+      { name: 'status', output: obj({ ok: { kind: 'boolean' } }), handler: { kind: 'static', result: { ok: true, secret: 'dropped' } } },
+      { name: 'noop', handler: { kind: 'static', result: null } },
+      {
+        name: 'remote.echo',
+        input: obj({ n: { kind: 'i32', min: -5, max: 5 } }),
+        output: obj({ n: { kind: 'i32' } }, true),
+        handler: { kind: 'backend', backend: 'api', method: 'POST', path: '/v1/echo', maxBytes: 2048, timeoutMs: 3000 },
+      },
+      { name: 'js_tool', handler: { kind: 'javascript', fn: () => null } },
+      ...extra,
+    ],
+  };
+}
+
+describe('compileRouter output', () => {
+  const { manifest, catalog, schemaRegistry } = compileRouter(definition());
+
+  it('prebuilds the tools/list array with projected schemas, titles and hints only', () => {
+    const list = JSON.parse(manifest.list);
+    expect(list.map((t: { name: string }) => t.name)).toEqual(['search', 'read', 'list', 'status', 'noop', 'remote.echo', 'js_tool']);
+    expect(list[0]).toEqual({
+      name: 'search',
+      title: 'Search',
+      description: 'Full-text search',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: {
+          query: { type: 'string', minLength: 1, maxLength: 100 },
+          limit: { type: 'integer', minimum: 0, maximum: 8 },
+        },
+        required: ['query'],
+      },
+      outputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: {
+          results: {
+            type: 'array',
+            items: { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' } }, required: ['id', 'title'], additionalProperties: false },
+            maxItems: 8,
+          },
+        },
+        required: ['results'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    });
+    expect(Object.keys(list[0])).toEqual(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations']);
+    expect(list[4]).toEqual({ name: 'noop', inputSchema: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false } });
+    // An open output object allows extras: no additionalProperties.
+    expect(list[5].outputSchema.additionalProperties).toBeUndefined();
+  });
+
+  it('compiles handlers, codec programs and only the corpora in use', () => {
+    expect(Object.keys(manifest.corpora)).toEqual(['docs']);
+    const byName = Object.fromEntries(manifest.tools.map((t) => [t.name, t]));
+    expect(byName['remote.echo']!.handler).toEqual({ kind: 'backend', backend: 'api', method: 'POST', url: 'https://api.example/base/v1/echo', maxBytes: 2048, timeoutMs: 3000 });
+    expect(byName['remote.echo']!.input).toEqual([['i32', -5, 5], ['object', 0, [['n', 0, 0]]]]);
+    expect(byName.status!.handler).toEqual({ kind: 'static', result: '{"ok":true,"secret":"dropped"}' });
+    expect(byName.noop!.handler).toEqual({ kind: 'static' });
+    expect(byName.js_tool!.handler).toEqual({ kind: 'javascript' });
+    expect(byName.read!.handler).toEqual({ kind: 'corpus', corpus: 'docs', action: 'read', topK: 10, maxBytes: 16384 });
+    expect(JSON.stringify(manifest)).not.toContain('=>');
+  });
+
+  it('emits a protocol-neutral catalog and a schema registry', () => {
+    expect(catalog.operations[0]).toEqual({
+      name: 'search',
+      title: 'Search',
+      description: 'Full-text search',
+      hints: { readOnlyHint: true, openWorldHint: false },
+      input: 'search#input',
+      output: 'search#output',
+      handler: 'corpus',
+      targets: ['fastly-native', 'node', 'workerd'],
+    });
+    expect(catalog.operations.find((o) => o.name === 'js_tool')!.targets).toEqual(['node', 'workerd']);
+    expect(JSON.stringify(catalog)).not.toContain('api.example');
+    expect(schemaRegistry.schemas.map((s) => s.id)).toContain('noop#input');
+    expect(schemaRegistry.schemas.map((s) => s.id)).not.toContain('noop#output');
+    expect(manifest.catalogHash).toBe(catalog.hash);
+  });
+});
+
+describe('catalog artifacts', () => {
+  it('are byte-identical across two compilations of equal definitions', () => {
+    const a = artifactFiles(compileRouter(definition()));
+    const b = artifactFiles(compileRouter(definition()));
+    expect(b['entities-catalog.json']).toBe(a['entities-catalog.json']);
+    expect(b['schema-json-registry.json']).toBe(a['schema-json-registry.json']);
+    expect(b['manifest.json']).toBe(a['manifest.json']);
+  });
+
+  it('carry a format version and a sha256 of their content without the hash', () => {
+    const { catalog, schemaRegistry } = compileRouter(definition());
+    for (const artifact of [catalog, schemaRegistry]) {
+      expect(artifact.formatVersion).toBe(1);
+      const { hash, ...rest } = artifact;
+      expect(Object.keys(artifact).slice(0, 3)).toEqual(['formatVersion', 'kind', 'hash']);
+      expect(hash).toBe(`sha256:${createHash('sha256').update(JSON.stringify(rest)).digest('hex')}`);
+    }
+    const changed = definition();
+    const ops = changed.operations.map((o) => (o.name === 'read' ? { ...o, description: 'changed' } : o));
+    expect(compileRouter({ ...changed, operations: ops }).catalog.hash).not.toBe(catalog.hash);
+  });
+
+  it('hash with a pure-TS sha256 that matches node:crypto', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (s) => sha256Hex(s) === createHash('sha256').update(s).digest('hex')),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('construction rules', () => {
+  const deep = (n: number): CodecDescriptor => (n === 0 ? { kind: 'boolean' } : { kind: 'array', items: deep(n - 1), maxItems: 1 });
+  const wide = (n: number): CodecDescriptor => obj(Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { kind: 'boolean' } as CodecDescriptor])));
+  const op = (o: Partial<OperationDefinition>): OperationDefinition => ({ name: 'x', handler: { kind: 'static', result: null }, ...o });
+  const cases: [string, () => unknown, RegExp][] = [
+    ['more than 128 tools', () => compileRouter({ ...definition(), operations: Array.from({ length: 129 }, (_, i) => op({ name: `t${i}` })) }), /at most 128 tools/],
+    ['an invalid name', () => compileRouter(definition([op({ name: 'a b' })])), /operation name must be 1-128 characters/],
+    ['a 129-character name', () => compileRouter(definition([op({ name: 'a'.repeat(129) })])), /operation name/],
+    ['a duplicate name', () => compileRouter(definition([op({ name: 'noop' })])), /"noop": duplicate/],
+    ['scalarRecord in an input', () => compileRouter(definition([op({ input: obj({ r: { kind: 'scalarRecord', maxKeys: 2, maxBytes: 64 } }) })])), /scalarRecord has no JSON Schema projection/],
+    ['scalarRecord in an output', () => compileRouter(definition([op({ output: { kind: 'scalarRecord', maxKeys: 2, maxBytes: 64 } })])), /scalarRecord/],
+    ['25 levels', () => compileRouter(definition([op({ output: deep(24) })])), /exceeds 24 levels/],
+    ['4097 nodes', () => compileRouter(definition([op({ input: wide(2048), output: wide(2048) })])), /exceeds 4096 nodes/],
+    ['a non-object input', () => compileRouter(definition([op({ input: str() })])), /input must be an object codec/],
+    ['an unknown hint', () => compileRouter(definition([op({ hints: { sneaky: true } as never })])), /unknown hint/],
+    ['a non-finite static result', () => compileRouter(definition([op({ output: { kind: 'number' }, handler: { kind: 'static', result: NaN } })])), /non-finite/],
+    ['an undeclared corpus', () => compileRouter(definition([op({ handler: { kind: 'corpus', corpus: 'nope', action: 'list' } })])), /corpus is not declared/],
+    ['a search without query', () => compileRouter(definition([op({ input: obj({ q: str() }), handler: { kind: 'corpus', corpus: 'docs', action: 'search' } })])), /needs an input field "query"/],
+    ['an optional read id', () => compileRouter(definition([op({ input: obj({ id: [str(), 'optional'] }), handler: { kind: 'corpus', corpus: 'docs', action: 'read' } })])), /"id" must be a required/],
+    ['a GET with input', () => compileRouter(definition([op({ input: obj({}), handler: { kind: 'backend', backend: 'api', method: 'GET', path: '/x', maxBytes: 1, timeoutMs: 1 } })])), /GET backend call carries no body/],
+    ['a dot-segment path', () => compileRouter(definition([op({ handler: { kind: 'backend', backend: 'api', method: 'POST', path: '/a/../b', maxBytes: 1, timeoutMs: 1 } })])), /dot segments/],
+    ['a timeout over the deadline', () => compileRouter(definition([op({ handler: { kind: 'backend', backend: 'api', method: 'POST', path: '/a', maxBytes: 1, timeoutMs: 4001 } })])), /timeoutMs must be an integer from 1 to 4000/],
+    ['plain http to a public host', () => compileRouter({ ...definition(), backends: { api: { url: 'http://api.example/' } } }), /https or loopback http/],
+    ['a list over the response budget', () => compileRouter(definition(), { responseBytes: 4096, requestBytes: 1024 }), /exceeds the 4096-byte response budget/],
+  ];
+  it.each(cases)('rejects %s', (_, run, message) => {
+    expect(run).toThrow(ManifestError);
+    expect(run).toThrow(message);
+  });
+
+  it('accepts exactly 24 levels and 128 tools', () => {
+    expect(() => compileRouter(definition([op({ output: deep(23) })]))).not.toThrow();
+    expect(() => compileRouter({ ...definition(), operations: Array.from({ length: 128 }, (_, i) => op({ name: `t${i}` })) })).not.toThrow();
+  });
+
+  it('fails closed in the core when a manifest breaks a rule the compiler checks', () => {
+    const good = compileRouter(definition()).manifest;
+    const tamper = (f: (m: any) => void): (() => unknown) => () => {
+      const m = JSON.parse(JSON.stringify(good));
+      f(m);
+      return engineFor(m as Manifest);
+    };
+    expect(tamper(() => {})).not.toThrow();
+    const bad: [(m: any) => void, RegExp][] = [
+      [(m) => (m.tools[0].output = [['scalarRecord', 1, 1]]), /scalarRecord/],
+      [(m) => (m.tools[1].name = 'search'), /duplicate tool name/],
+      [(m) => (m.tools[1].name = 'bad name'), /tool names/],
+      [(m) => (m.list = '[]'), /list does not match/],
+      [(m) => (m.formatVersion = 2), /formatVersion/],
+      [(m) => (m.tools[3].handler.result = '{"ok":"yes"}'), /static result does not match/],
+      [(m) => (m.tools[5].handler.url = 'http://evil.example/'), /backend url/],
+      [(m) => (m.tools[0].input[0] = ['array', 5, 1]), /point backwards/],
+      [(m) => (m.corpora.docs.terms = m.corpora.docs.terms.split(' ').reverse().join(' ')), /sorted/],
+      [(m) => (m.corpora.docs.postings = m.corpora.docs.postings.replace(/^\d+/, '99')), /posting is out of range/],
+      [(m) => (m.extra = 1), /unknown members/],
+    ];
+    for (const [f, message] of bad) expect(tamper(f)).toThrow(message);
+    // The core checks the list against its own response budget, too.
+    expect(() => engineFor(good, { requestBytes: 1024, responseBytes: 4096 })).toThrow(/does not fit the response budget/);
+  });
+});
+
+describe('the core executes the compiled manifest', () => {
+  const { manifest } = compileRouter(definition());
+  const engine = engineFor(manifest);
+
+  it('serves the prebuilt list', () => {
+    const r = listTools(engine);
+    expect(r.status).toBe(200);
+    expect(r.body.result.tools).toEqual(JSON.parse(manifest.list));
+  });
+
+  it('runs static, corpus, backend and JavaScript handlers', () => {
+    const status = callTool(engine, 'status', {});
+    expect(status.body.result.structuredContent).toEqual({ ok: true });
+    expect(status.body.result.content).toEqual([{ type: 'text', text: '{"ok":true}' }]);
+    expect(callTool(engine, 'noop', undefined).body.result).toMatchObject({ content: [{ type: 'text', text: 'null' }], isError: false });
+    expect(callTool(engine, 'noop', undefined).body.result.structuredContent).toBeUndefined();
+
+    const read = callTool(engine, 'read', { id: 'limits' });
+    expect(read.body.result.structuredContent).toEqual({ id: 'limits', text: ENTRIES[1]!.text, truncated: false });
+    expect(callTool(engine, 'read', { id: 'missing' }).body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Entry not found' }] });
+    expect(callTool(engine, 'list', {}).body.result.structuredContent).toEqual({ entries: ENTRIES.map((e) => ({ id: e.id })), truncated: false });
+
+    const echo = callTool(engine, 'remote.echo', { n: 3, junk: 'x' }, () => ({ ok: true, status: 200, body: '{"n":4,"more":[1.50]}' }));
+    expect(echo.instructions[0]).toEqual({
+      kind: 'backend',
+      backend: 'api',
+      method: 'POST',
+      url: 'https://api.example/base/v1/echo',
+      headers: [['content-type', 'application/json'], ['accept', 'application/json']],
+      body: '{"n":3}',
+      maxBytes: 2048,
+      timeoutMs: 3000,
+    });
+    expect(echo.body.result.structuredContent).toEqual({ n: 4, more: [1.5] });
+    const refused = callTool(engine, 'remote.echo', { n: 1 }, () => ({ ok: false, reason: 'refused' }));
+    expect([refused.status, refused.body.error.code]).toEqual([502, -32603]);
+
+    const js = callTool(engine, 'js_tool', {}, () => ({ ok: false }));
+    expect(js.instructions[0]).toEqual({ kind: 'handler', op: 'js_tool', timeoutMs: 4000 });
+    expect(js.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Tool execution failed' }] });
+  });
+
+  it('reports input failures with a path and a fixed message, never the value', () => {
+    const r = callTool(engine, 'search', { query: 'edge', limit: 9.5 });
+    expect(r.status).toBe(200);
+    expect(r.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Input validation failed at $.limit: Expected an integer' }] });
+    const secret = callTool(engine, 'read', { id: 'CANARY-'.repeat(20) });
+    expect(secret.body.result.content[0].text).toBe('Input validation failed at $.id: String too long');
+    expect(callTool(engine, 'noop', { a: 1 }).body.result.content[0].text).toBe('Input validation failed at $: Expected an empty object');
+    const unknown = callTool(engine, 'nope', {});
+    expect([unknown.status, unknown.body.error.code]).toEqual([400, -32602]);
+  });
+
+  // A TypeScript BM25 over the compiled index, with the core's arithmetic in the core's order:
+  // agreeing rankings prove the two tokenizers and the index format agree.
+  function reference(m: Manifest, query: string, k: number): string[] {
+    const c = m.corpora.docs!;
+    const lengths = c.lengths.split(' ').map(Number);
+    const termList = c.terms.split(' ');
+    const idfs = c.idf.split(' ').map(Number);
+    const groups = c.postings.split(' ').map((g) => g.split(',').map((p) => p.split(':').map(Number) as [number, number]));
+    const terms: string[] = [];
+    for (const t of tokenize(query)) if (!terms.includes(t) && terms.length < 32) terms.push(t);
+    const avg = lengths.reduce((a, b) => a + b, 0) / lengths.length;
+    const scores = new Array<number>(c.entries.length).fill(0);
+    for (const t of terms) {
+      const i = termList.indexOf(t);
+      if (i < 0) continue;
+      const idf = idfs[i]! / 1e6;
+      for (const [e, tf] of groups[i]!) {
+        scores[e] += (idf * (tf * 2.2)) / (tf + 1.2 * (1 - 0.75 + 0.75 * (lengths[e]! / avg)));
+      }
+    }
+    return scores
+      .map((s, i) => [s, i] as const)
+      .filter(([s]) => s > 0)
+      .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+      .slice(0, k)
+      .map(([, i]) => c.entries[i]![0]);
+  }
+
+  it('ranks search results exactly like the TypeScript reference', () => {
+    const words = [...new Set(ENTRIES.flatMap((e) => tokenize(`${e.title} ${e.text}`)))];
+    const query = fc.array(fc.oneof(fc.constantFrom(...words), fc.constantFrom('EDGE', 'Tools!', 'café', 'zzz', '-')), { minLength: 1, maxLength: 6 }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(query, (q) => {
+        const r = callTool(engine, 'search', { query: q });
+        const ids = r.body.result.structuredContent.results.map((x: { id: string }) => x.id);
+        expect(ids).toEqual(reference(manifest, q, 4));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('the example context router', () => {
+  it('compiles within the static binding budgets and runs in the core', async () => {
+    const { router } = await import('../../examples/context/router.ts');
+    const budgets = { requestBytes: 32768, responseBytes: 131072 };
+    const first = artifactFiles(compileRouter(router.definition(), budgets));
+    expect(artifactFiles(compileRouter(router.definition(), budgets))).toEqual(first);
+    const { manifest, catalog } = compileRouter(router.definition(), budgets);
+    expect(catalog.operations.every((o) => o.targets.includes('fastly-native'))).toBe(true);
+    const engine = engineFor(manifest, { ...budgets, toolResultBytes: 24576, deadlineMs: 5000, depth: 32 });
+    expect(listTools(engine).body.result.tools).toEqual(JSON.parse(manifest.list));
+    for (const t of manifest.tools) {
+      const args = t.input === null ? {} : { query: 'deploy fastly edge', id: 'does-not-exist' };
+      const r = callTool(engine, t.name, args);
+      expect(r.status, t.name).toBe(200);
+      expect(r.body.result.content[0].text.length, t.name).toBeGreaterThan(0);
+    }
+    const search = callTool(engine, 'search_docs', { query: 'tools list', limit: 3 });
+    expect(search.body.result.isError).toBe(false);
+    expect(search.body.result.structuredContent.results.length).toBeGreaterThan(0);
+  });
+});
+
+describe('tokenize', () => {
+  it('lowercases ASCII and splits on everything else', () => {
+    // The same vector as corpus.rs tokenization_is_ascii_only.
+    expect(tokenize('Hello, WORLD-42 café x_y')).toEqual(['hello', 'world', '42', 'caf', 'x', 'y']);
+    expect(tokenize('a'.repeat(65))).toEqual([]);
+    expect(tokenize('a'.repeat(64))).toEqual(['a'.repeat(64)]);
+  });
+});
+
+describe('pulse-mcp compile', () => {
+  it('writes the three artifacts for a router module', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pulse-compile-'));
+    try {
+      const def = definition().operations.filter((o) => o.handler.kind !== 'javascript');
+      const mod = join(dir, 'router.mjs');
+      writeFileSync(mod, `export default { definition: () => (${JSON.stringify({ ...definition(), operations: def })}) };\n`);
+      expect(await main(['compile', mod, '--out', join(dir, 'out')])).toBe(0);
+      const expected = artifactFiles(compileRouter({ ...definition(), operations: def }));
+      for (const [name, text] of Object.entries(expected)) expect(readFileSync(join(dir, 'out', name), 'utf8')).toBe(text);
+      expect(await main(['compile', mod])).toBe(2);
+      const empty = join(dir, 'empty.mjs');
+      writeFileSync(empty, 'export default { nothing: true };\n');
+      expect(await main(['compile', empty, '--out', join(dir, 'out2')])).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

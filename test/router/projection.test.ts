@@ -1,0 +1,223 @@
+// The JSON Schema 2020-12 projection against the core's codec program. For generated codec
+// descriptors and generated values, a 2020-12 validator (ajv) checking the projected inputSchema
+// accepts exactly what the core decodes; for outputs, whatever the validator accepts the core
+// encodes, and everything the core encodes validates against the outputSchema and is serialized
+// the way JSON.stringify serializes it.
+import Ajv2020Module from 'ajv/dist/2020';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileRouter } from '../../src/compiler';
+import { project } from '../../src/compiler/projection';
+import type { CodecDescriptor } from '../../src/router/codec-types';
+import type { RouterDefinition } from '../../src/router/definition';
+import { callTool, engineFor } from './compiler-harness';
+
+const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module;
+const ajv = new Ajv2020({ strict: true, strictTypes: false, allErrors: false });
+const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+// Characters that exercise escaping and scalar-value counting (astral, combining, controls).
+const CHARS = ['a', 'Z', '0', ' ', 'é', '𝄞', '"', '\\', '\n', '\u0001', '\u2028', '/'];
+const text = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...CHARS), minLength: min, maxLength: max });
+const NAMES = ['a', 'b', 'c', 'e f', '_x', 'zeta'];
+
+const anyJson: fc.Arbitrary<Json> = fc.letrec<{ v: Json }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small', maxDepth: 3 },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer({ min: -1000, max: 1000 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    text(0, 4),
+    fc.array(tie('v'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom(...NAMES), tie('v'), { maxKeys: 3 }),
+  ),
+})).v;
+
+const bound = (lo: number, hi: number) => fc.option(fc.integer({ min: lo, max: hi }), { nil: undefined });
+const ordered = <T extends { min?: number; max?: number }>(d: T): T =>
+  d.min !== undefined && d.max !== undefined && d.min > d.max ? { ...d, min: d.max, max: d.min } : d;
+const clean = <T extends object>(d: T): T => Object.fromEntries(Object.entries(d).filter(([, v]) => v !== undefined)) as T;
+
+const descriptor: fc.Arbitrary<CodecDescriptor> = fc.letrec<{ d: CodecDescriptor }>((tie) => ({
+  d: fc.oneof(
+    { depthSize: 'small', maxDepth: 4 },
+    fc.record({ minLength: bound(0, 3), maxLength: bound(0, 6) }).map((o) => {
+      const d = clean({ kind: 'string' as const, ...o });
+      return d.minLength !== undefined && d.maxLength !== undefined && d.minLength > d.maxLength ? { ...d, maxLength: d.minLength } : d;
+    }),
+    fc.constant({ kind: 'boolean' as const }),
+    fc.record({ min: bound(-50, 50), max: bound(-50, 50) }).map((o) => ordered(clean({ kind: 'i32' as const, ...o }))),
+    fc.record({ min: bound(0, 50), max: bound(0, 50) }).map((o) => ordered(clean({ kind: 'u32' as const, ...o }))),
+    fc
+      .record({ min: fc.option(fc.double({ min: -10, max: 10, noNaN: true }), { nil: undefined }), max: fc.option(fc.double({ min: -10, max: 10, noNaN: true }), { nil: undefined }) })
+      .map((o) => ordered(clean({ kind: 'number' as const, ...o }))),
+    fc.uniqueArray(text(0, 3), { minLength: 1, maxLength: 4 }).map((values) => ({ kind: 'enum' as const, values })),
+    fc.record({ items: tie('d'), maxItems: fc.integer({ min: 0, max: 4 }) }).map((o) => ({ kind: 'array' as const, ...o })),
+    fc
+      .record({
+        fields: fc.dictionary(fc.constantFrom(...NAMES), fc.record({ codec: tie('d'), optional: fc.boolean() }), { maxKeys: 4 }),
+        open: fc.boolean(),
+      })
+      .map(({ fields, open }) => (open ? { kind: 'object' as const, fields, open } : { kind: 'object' as const, fields })),
+    tie('d').map((inner) => ({ kind: 'nullable' as const, inner })),
+    fc.constant({ kind: 'json' as const, maxBytes: 65536, maxDepth: 16 }),
+  ),
+})).d;
+
+/** Values near a descriptor: conforming ones, boundary violations, and arbitrary JSON. */
+function valueFor(d: CodecDescriptor): fc.Arbitrary<Json> {
+  const near = ((): fc.Arbitrary<Json> => {
+    switch (d.kind) {
+      case 'string':
+        return text(Math.max(0, (d.minLength ?? 0) - 1), (d.maxLength ?? 5) + 1);
+      case 'boolean':
+        return fc.boolean();
+      case 'i32':
+      case 'u32': {
+        const lo = d.min ?? (d.kind === 'u32' ? 0 : -60);
+        const hi = d.max ?? 60;
+        return fc.oneof(fc.integer({ min: lo - 2, max: hi + 2 }), fc.constantFrom(0.5, -1.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 32, 1e21, 2 ** 53 + 2));
+      }
+      case 'number':
+        return fc.oneof(fc.double({ min: (d.min ?? -20) - 1, max: (d.max ?? 20) + 1, noNaN: true }), fc.constantFrom(1e-7, 1.5e300, -0, 5e-324, 123456789.125));
+      case 'enum':
+        return fc.constantFrom(...d.values, 'zz', '');
+      case 'array':
+        return fc.array(valueFor(d.items), { maxLength: d.maxItems + 1 });
+      case 'object': {
+        const entries = Object.entries(d.fields).map(([name, f]) =>
+          // Required fields are sometimes left out too, to exercise `required`.
+          fc.option(valueFor(f.codec).map((v) => [name, v] as const), { nil: undefined, freq: f.optional ? 2 : 8 }),
+        );
+        return fc
+          .tuple(fc.tuple(...entries), fc.option(fc.tuple(fc.constantFrom('extra', 'zeta2'), anyJson), { nil: undefined }))
+          .map(([fields, extra]) => {
+            const o: Record<string, Json> = {};
+            for (const f of fields) if (f !== undefined) o[f[0]] = f[1];
+            if (extra !== undefined && !(extra[0] in d.fields)) o[extra[0]] = extra[1];
+            return o;
+          });
+      }
+      case 'nullable':
+        return fc.oneof(fc.constant(null), valueFor(d.inner));
+      case 'json':
+        return anyJson;
+      default:
+        return anyJson;
+    }
+  })();
+  return fc.oneof({ arbitrary: near, weight: 5 }, { arbitrary: anyJson, weight: 1 });
+}
+
+const withValues = descriptor.chain((d) => fc.tuple(fc.constant(d), fc.array(valueFor(d), { minLength: 1, maxLength: 6 })));
+
+function router(input: CodecDescriptor | undefined, output: CodecDescriptor | undefined): RouterDefinition {
+  return {
+    id: 'prop',
+    corpora: {},
+    backends: {},
+    config: {},
+    budgets: { deadlineMs: 5000, fetches: 1, fetchBytes: 1024, calls: 1 },
+    operations: [
+      { name: 'in', input, handler: { kind: 'static', result: null } },
+      { name: 'out', output, handler: { kind: 'javascript', fn: () => null } },
+    ],
+  };
+}
+
+describe('projection', () => {
+  const p = (d: CodecDescriptor, dir: 'input' | 'output' = 'input') => project(d, dir, 'test').schema;
+
+  it('projects each kind with a fixed key order and $schema on the root', () => {
+    expect(p({ kind: 'string', minLength: 0, maxLength: 4 })).toEqual({ $schema: DIALECT, type: 'string', maxLength: 4 });
+    expect(p({ kind: 'i32' })).toEqual({ $schema: DIALECT, type: 'integer', minimum: -2147483648, maximum: 2147483647 });
+    expect(p({ kind: 'u32', max: 9 })).toEqual({ $schema: DIALECT, type: 'integer', minimum: 0, maximum: 9 });
+    expect(p({ kind: 'number', min: 0.5 })).toEqual({ $schema: DIALECT, type: 'number', minimum: 0.5 });
+    expect(p({ kind: 'enum', values: ['a', 'b'] })).toEqual({ $schema: DIALECT, type: 'string', enum: ['a', 'b'] });
+    expect(p({ kind: 'nullable', inner: { kind: 'boolean' } })).toEqual({ $schema: DIALECT, anyOf: [{ type: 'boolean' }, { type: 'null' }] });
+    expect(p({ kind: 'json', maxBytes: 10, maxDepth: 2 })).toEqual({ $schema: DIALECT });
+    expect(p({ kind: 'array', items: { kind: 'boolean' }, maxItems: 3 })).toEqual({ $schema: DIALECT, type: 'array', items: { type: 'boolean' }, maxItems: 3 });
+    const o: CodecDescriptor = { kind: 'object', fields: { b: { codec: { kind: 'boolean' } }, a: { codec: { kind: 'boolean' }, optional: true } } };
+    expect(JSON.stringify(p(o))).toBe(`{"$schema":"${DIALECT}","type":"object","properties":{"b":{"type":"boolean"},"a":{"type":"boolean"}},"required":["b"]}`);
+    expect(p(o, 'output').additionalProperties).toBe(false);
+    expect(p({ ...o, open: true } as CodecDescriptor, 'output').additionalProperties).toBeUndefined();
+  });
+
+  it('counts nodes and levels like the core (nullable adds its anyOf wrapper and null branch)', () => {
+    const r = project({ kind: 'object', fields: { a: { codec: { kind: 'nullable', inner: { kind: 'boolean' } } }, b: { codec: { kind: 'boolean' } } } }, 'input', 't');
+    // Same vector as codec.rs programs_are_validated: 5 nodes, 3 levels.
+    expect([r.nodes, r.levels]).toEqual([5, 3]);
+  });
+
+  it('yields schemas a strict 2020-12 validator compiles', () => {
+    fc.assert(
+      fc.property(descriptor, (d) => {
+        ajv.compile(p(d, 'input'));
+        ajv.compile(p(d, 'output'));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('projection agrees with the core codec program', () => {
+  it('inputs: the validator accepts exactly what the core decodes', () => {
+    fc.assert(
+      fc.property(withValues, ([d, values]) => {
+        const input: CodecDescriptor = { kind: 'object', fields: { v: { codec: d } } };
+        const { manifest } = compileRouter(router(input, undefined));
+        const schema = JSON.parse(manifest.list)[0].inputSchema;
+        const validate = ajv.compile(schema);
+        const engine = engineFor(manifest);
+        for (const v of values) {
+          const args = { v };
+          const r = callTool(engine, 'in', args);
+          expect(r.status, JSON.stringify(args)).toBe(200);
+          const decoded = r.body.result.isError === false;
+          expect(decoded, `${JSON.stringify(args)} ${r.body.result.content[0].text}`).toBe(validate(args));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('spells every double the way JSON.stringify does', () => {
+    const { manifest } = compileRouter(router(undefined, { kind: 'json', maxBytes: 65536, maxDepth: 2 }));
+    const engine = engineFor(manifest);
+    const doubles = fc.array(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 })), { minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(doubles, (xs) => {
+        const r = callTool(engine, 'out', {}, () => ({ ok: true, output: xs }));
+        expect(r.body.result.content[0].text).toBe(JSON.stringify(xs));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('outputs: the core encodes whatever validates, and what it encodes validates', () => {
+    fc.assert(
+      fc.property(withValues, ([d, values]) => {
+        const { manifest } = compileRouter(router(undefined, d));
+        const validate = ajv.compile(JSON.parse(manifest.list)[1].outputSchema);
+        const engine = engineFor(manifest);
+        for (const v of values) {
+          const r = callTool(engine, 'out', {}, () => ({ ok: true, output: v }));
+          expect(r.status).toBe(200);
+          const res = r.body.result;
+          if (validate(v)) expect(res.isError, JSON.stringify(v)).toBe(false);
+          if (res.isError === false) {
+            expect(validate(res.structuredContent), JSON.stringify(v)).toBe(true);
+            // Canonical output is what JSON.stringify writes (number spelling, escapes, order).
+            expect(res.content[0].text).toBe(JSON.stringify(res.structuredContent));
+          } else {
+            expect(res.content[0].text).toBe('Output validation failed');
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,313 @@
+#!/usr/bin/env node
+// `npm run bench` (not a test): measures in one run on this machine
+//   1. core validation throughput (MB/s) on 1 KiB and 64 KiB request bodies, fed through the loaded
+//      wasm engine over its C ABI (head, body, end), beside JSON.parse on the same text (and wasm2js);
+//   2. server/discover requests/s over loopback (autocannon, 127.0.0.1, fixed duration) for the Node
+//      host beside a bare node:http server that parses and answers the same JSON;
+//   3. tools/call requests/s of a trivial `echo` tool for the Node host (static result and JavaScript
+//      handler), the official SDK server (@modelcontextprotocol/server, zod tool) and the bare server
+//      answering the same result bytes.
+// Every load test reports requests/s, p50/p99 latency and the server process's peak RSS (VmHWM).
+// Prints a markdown table with ratios and saves .test-results/bench.json. Extra rows: tools/bench/extra/.
+// Needs the built package (npm run build; PULSE_DIST=<dir> benches another build of dist/cjs).
+// Every server is a child process stopped by its PID.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DURATION = Number(process.env.BENCH_DURATION_SEC ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const MIN_SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 1500);
+const PROTOCOL = '2026-07-28';
+const META = {
+  'io.modelcontextprotocol/protocolVersion': PROTOCOL,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+};
+const HEADERS = {
+  accept: 'application/json, text/event-stream',
+  'content-type': 'application/json',
+  'mcp-protocol-version': PROTOCOL,
+  'mcp-method': 'server/discover',
+};
+const enc = new TextEncoder();
+
+// ── core validation throughput ──
+
+/** A discover request of exactly `size` bytes whose bulk is realistic JSON inside `_meta`. */
+function bodyOfSize(size) {
+  const item = (i) => ({ id: i, name: `item-${i}`, tags: ['a', 'b\u00e9'], score: i * 1.25, ok: i % 2 === 0, note: null });
+  const build = (items, pad) =>
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { ...META, 'org.example/bulk': { items, pad } } } });
+  const items = [];
+  while (Buffer.byteLength(build([...items, item(items.length)], '')) < size - 16) items.push(item(items.length));
+  const base = Buffer.byteLength(build(items, ''));
+  const text = build(items, 'x'.repeat(Math.max(0, size - base)));
+  if (Buffer.byteLength(text) !== size) throw new Error(`bench body is ${Buffer.byteLength(text)} bytes, wanted ${size}`);
+  return text;
+}
+
+function coreConfig() {
+  // docs/contracts.md §4
+  return JSON.stringify({
+    path: '/mcp',
+    allowedOrigins: [],
+    serverInfo: { name: 'bench', version: '1.0.0' },
+    limits: { requestBytes: 65536, responseBytes: 1048576, depth: 32, deadlineMs: 10000, toolResultBytes: 1048576 },
+    legacyProtocol: null,
+    tools: null,
+  });
+}
+
+async function loadCores() {
+  const bytes = readFileSync(join(ROOT, 'wasm', 'pulse_core.wasm'));
+  const wasm = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports;
+  // wasm/pulse_core.wasm2js.js is ESM text under a CommonJS package; the built factory wraps the same code.
+  const { createCoreWasm2js } = createRequire(import.meta.url)(join(ROOT, 'dist', 'cjs', 'core', 'artifacts', 'core-wasm2js.js'));
+  const wasm2js = typeof createCoreWasm2js === 'function' ? createCoreWasm2js() : undefined;
+  return { wasm, wasm2js };
+}
+
+function input(core, bytes, call) {
+  const ptr = core.pulse_alloc(bytes.length) >>> 0;
+  new Uint8Array(core.memory.buffer, ptr, bytes.length).set(bytes);
+  const r = call(ptr, bytes.length) >>> 0;
+  core.pulse_dealloc(ptr, bytes.length);
+  return r;
+}
+
+/** One request through the core: head, the body in one chunk, end. Returns the status line. */
+function makeValidator(core) {
+  const cfg = enc.encode(coreConfig());
+  const engine = input(core, cfg, (p, l) => core.pulse_engine_new(p, l));
+  if (engine === 0) throw new Error('bench: the core rejected the configuration');
+  const head = enc.encode(`POST /mcp\r\n${Object.entries(HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join('')}`);
+  return (body) => {
+    const req = core.pulse_request_new(engine, 0) >>> 0;
+    let code = input(core, head, (p, l) => core.pulse_request_head(req, p, l, 1));
+    if (code === 0) code = input(core, body, (p, l) => core.pulse_request_body(req, p, l, 2));
+    if (code === 0) code = core.pulse_request_end(req, 3) >>> 0;
+    const ptr = core.pulse_output_ptr(req) >>> 0;
+    const status = String.fromCharCode(...new Uint8Array(core.memory.buffer, ptr, 3));
+    core.pulse_request_free(req);
+    return status;
+  };
+}
+
+/** Runs `fn` repeatedly for at least MIN_SAMPLE_MS (after a warm-up); returns MB/s over `bytes` per call. */
+function throughput(fn, bytes) {
+  const warm = performance.now() + 200;
+  while (performance.now() < warm) fn();
+  let n = 0;
+  const t0 = performance.now();
+  let t = t0;
+  while (t - t0 < MIN_SAMPLE_MS) {
+    for (let i = 0; i < 16; i++) fn();
+    n += 16;
+    t = performance.now();
+  }
+  return (bytes * n) / ((t - t0) / 1000) / 1e6;
+}
+
+async function coreRows() {
+  const { wasm, wasm2js } = await loadCores();
+  const rows = [];
+  const validators = [['wasm', makeValidator(wasm)]];
+  if (wasm2js) validators.push(['wasm2js', makeValidator(wasm2js)]);
+  const dec = new TextDecoder();
+  for (const size of [1024, 65536]) {
+    const text = bodyOfSize(size);
+    const bytes = enc.encode(text);
+    const group = `validate ${size === 1024 ? '1 KiB' : '64 KiB'} body`;
+    for (const [name, validate] of validators) {
+      const status = validate(bytes);
+      if (status !== '200') throw new Error(`bench: the core answered ${status} to the ${size}-byte body`);
+      rows.push({ group, name: `core (${name}), head+body+end`, value: throughput(() => validate(bytes), size), unit: 'MB/s', baseline: 'JSON.parse(string)' });
+    }
+    rows.push({ group, name: 'JSON.parse(string)', value: throughput(() => JSON.parse(text), size), unit: 'MB/s' });
+    rows.push({ group, name: 'JSON.parse(TextDecoder(bytes))', value: throughput(() => JSON.parse(dec.decode(bytes)), size), unit: 'MB/s', baseline: 'JSON.parse(string)' });
+  }
+  return rows;
+}
+
+// ── loopback requests/s ──
+
+/** Peak resident set of a live process in MiB (Linux /proc); undefined elsewhere. */
+function peakRssMiB(pid) {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? Number(kb[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (user + system) a live process has used, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+function startServer(script, args = []) {
+  return new Promise((resolvePort, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`bench: ${script} did not start`));
+    }, 10_000);
+    child.once('exit', (code) => reject(new Error(`bench: ${script} exited with ${code}`)));
+    child.stdout.once('data', (d) => {
+      clearTimeout(timer);
+      const port = Number(String(d).trim());
+      resolvePort({
+        port,
+        pid: child.pid,
+        peakRssMiB: () => peakRssMiB(child.pid),
+        cpuMs: () => cpuMs(child.pid),
+        stop: () =>
+          new Promise((r) => {
+            child.removeAllListeners('exit');
+            child.once('exit', r);
+            child.kill('SIGTERM');
+            setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+          }),
+      });
+    });
+  });
+}
+
+async function loadTest({ port, method = 'POST', path = '/mcp', headers = HEADERS, body }) {
+  // One probe first: a benchmark of error replies would be meaningless.
+  const probe = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, body });
+  const text = await probe.text();
+  if (probe.status !== 200) throw new Error(`bench: probe answered ${probe.status}: ${text.slice(0, 200)}`);
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    method,
+    headers,
+    body,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    pipelining: 1,
+  });
+  return { rps: r.requests.average, total: r.requests.total, latencyP50: r.latency.p50, latencyP99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+}
+
+/** One server per case, each in its own process; peak RSS is read just before it is stopped. */
+async function serverRows(group, cases) {
+  const rows = [];
+  for (const { name, script, args, headers, body, baseline } of cases) {
+    const srv = await startServer(join(ROOT, script), args);
+    try {
+      const cpu0 = srv.cpuMs();
+      const r = await loadTest({ port: srv.port, headers, body });
+      const cpu1 = srv.cpuMs();
+      if (r.non2xx || r.errors) throw new Error(`bench: ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      // Server CPU per request barely depends on what else the shared machine runs, unlike req/s.
+      const cpuUsPerReq = cpu0 === undefined || cpu1 === undefined || !r.total ? undefined : ((cpu1 - cpu0) * 1000) / r.total;
+      rows.push({ group, name, value: r.rps, unit: 'req/s', p50ms: r.latencyP50, p99ms: r.latencyP99, peakRssMiB: srv.peakRssMiB(), cpuUsPerReq, baseline });
+    } finally {
+      await srv.stop();
+    }
+  }
+  return rows;
+}
+
+const BARE = 'bare node:http + JSON.parse';
+
+function discoverRows() {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+  return serverRows('server/discover over loopback', [
+    { name: BARE, script: 'tools/bench/server-bare.mjs', body },
+    { name: 'Pulse Node host', script: 'tools/bench/server-pulse.mjs', body, baseline: BARE },
+  ]);
+}
+
+const SDK = 'official SDK server (@modelcontextprotocol/server)';
+
+function toolsRows() {
+  const call = (name) => ({
+    headers: { ...HEADERS, 'mcp-method': 'tools/call', 'mcp-name': name },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { text: 'hello' }, _meta: META } }),
+  });
+  return serverRows('tools/call echo over loopback', [
+    { name: BARE, script: 'tools/bench/server-bare.mjs', args: ['tools'], ...call('echo') },
+    { name: SDK, script: 'tools/bench/server-sdk.mjs', ...call('echo') },
+    { name: 'Pulse Node host, static tool', script: 'tools/bench/server-pulse.mjs', args: ['tools'], ...call('echo'), baseline: [SDK, BARE] },
+    { name: 'Pulse Node host, JavaScript tool', script: 'tools/bench/server-pulse.mjs', args: ['tools'], ...call('echo_js'), baseline: [SDK, BARE] },
+  ]);
+}
+
+async function extraRows(ctx) {
+  const dir = join(ROOT, 'tools', 'bench', 'extra');
+  let files = [];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith('.mjs')).sort();
+  } catch {
+    return [];
+  }
+  const rows = [];
+  for (const f of files) {
+    const mod = await import(pathToFileURL(join(dir, f)).href);
+    if (typeof mod.rows === 'function') rows.push(...(await mod.rows(ctx)));
+  }
+  return rows;
+}
+
+/** Sets `ratios` (baseline name → value ratio) and `ratio` (first baseline) on every row with a baseline. */
+function addRatios(rows) {
+  for (const r of rows) {
+    const names = r.baseline === undefined ? [] : [r.baseline].flat();
+    r.ratios = {};
+    for (const name of names) {
+      const base = rows.find((b) => b.group === r.group && b.name === name);
+      if (base) r.ratios[name] = r.value / base.value;
+    }
+    r.ratio = r.ratios[names[0]];
+  }
+}
+
+function table(rows) {
+  const fmt = (v) => (v === undefined ? '' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
+  const pct = (x) => (x >= 2 ? `${x.toFixed(1)}×` : `${(x * 100).toFixed(0)}%`);
+  const lines = ['| measurement | what | value | p50 / p99 ms | peak RSS MiB | server CPU µs/req | ratio |', '| --- | --- | ---: | ---: | ---: | ---: | ---: |'];
+  for (const r of rows) {
+    const lat = r.p50ms === undefined ? '' : `${r.p50ms} / ${r.p99ms ?? ''}`;
+    const ratio = Object.entries(r.ratios ?? {}).map(([n, x]) => `${pct(x)} of ${n}`).join('; ');
+    lines.push(`| ${r.group} | ${r.name} | ${fmt(r.value)} ${r.unit} | ${lat} | ${fmt(r.peakRssMiB)} | ${fmt(r.cpuUsPerReq)} | ${ratio} |`);
+  }
+  return lines.join('\n');
+}
+
+const started = new Date();
+const only = process.env.BENCH_ONLY; // e.g. "servers" while tuning the host; the saved file says so
+const rows = only === 'servers' ? [] : await coreRows();
+rows.push(...(await discoverRows()), ...(await toolsRows()));
+if (only !== 'servers') rows.push(...(await extraRows({ durationSec: DURATION, connections: CONNECTIONS, startServer, loadTest, root: ROOT })));
+addRatios(rows);
+const md = table(rows);
+process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test, ${CONNECTIONS} connections)\n\n${md}\n`);
+const targets = {
+  coreMBps64KiB: { target: 300, measured: rows.find((r) => r.group === 'validate 64 KiB body' && r.name.startsWith('core (wasm)'))?.value },
+  adapterRatio: { target: 0.6, measured: rows.find((r) => r.name === 'Pulse Node host')?.ratio },
+  toolsCallVsSdk: { target: 5, measured: rows.find((r) => r.name === 'Pulse Node host, static tool')?.ratios[SDK] },
+  toolsCallVsBare: { target: 0.6, measured: rows.find((r) => r.name === 'Pulse Node host, static tool')?.ratios[BARE] },
+  toolsCallJsVsSdk: { target: 5, measured: rows.find((r) => r.name === 'Pulse Node host, JavaScript tool')?.ratios[SDK] },
+  toolsCallJsVsBare: { target: 0.6, measured: rows.find((r) => r.name === 'Pulse Node host, JavaScript tool')?.ratios[BARE] },
+};
+const say = (t, x) => (x === undefined ? 'n/a' : `${t >= 2 ? `${x.toFixed(1)}×` : `${(x * 100).toFixed(0)}%`}${x >= t ? '' : ' (below target)'}`);
+process.stdout.write(
+  `\ntargets: core ≥ 300 MB/s on 64 KiB: ${targets.coreMBps64KiB.measured?.toFixed(0) ?? 'n/a'} MB/s; discover ≥ 60% of bare: ${say(0.6, targets.adapterRatio.measured)}; ` +
+    `tools/call static ≥ 5× SDK: ${say(5, targets.toolsCallVsSdk.measured)}, ≥ 60% of bare: ${say(0.6, targets.toolsCallVsBare.measured)}; ` +
+    `tools/call JavaScript ≥ 5× SDK: ${say(5, targets.toolsCallJsVsSdk.measured)}, ≥ 60% of bare: ${say(0.6, targets.toolsCallJsVsBare.measured)}\n`,
+);
+mkdirSync(join(ROOT, '.test-results'), { recursive: true });
+writeFileSync(join(ROOT, '.test-results', only ? `bench-${only}.json` : 'bench.json'), JSON.stringify({ date: started.toISOString(), node: process.version, only, durationSec: DURATION, connections: CONNECTIONS, rows, targets, markdown: md }, null, 2) + '\n');

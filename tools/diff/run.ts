@@ -1,0 +1,335 @@
+/**
+ * The differential run (`npm run diff`): one corpus, sent over real TCP to every target —
+ *   node     http.createServer(createMcpNodeHandler(options))
+ *   native   the Fastly Native binary (native/edge) in the Node Native host, one build per profile
+ *            (the `example` profile uses the deployed bin/main.wasm when it is current)
+ *   workerd  createMcpHttpHandler inside workerd (miniflare), the core imported as a WebAssembly.Module
+ *   js       the Fastly JavaScript package (bin/js/main.wasm) in the Node Native host, when built
+ * — comparing status, content-type, cache-control, allow, www-authenticate and the body bytes.
+ * Differences not in tools/diff/allowlist.json (each with a justification) fail the run.
+ */
+import { createServer, type Server } from 'node:http';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createMcpNodeHandler } from '../../src/node';
+import { resolveOptions } from '../../src/options';
+import net from 'node:net';
+import { encodeRequest, parseResponse, type RawRequest, type RawResponse } from '../../test/support/raw-http';
+import { buildCorpus, type Case } from './corpus';
+import { profileOptions } from './profiles';
+import { CLOSED_PORT, ORIGIN_PORT } from './backend-router';
+// Plain ESM modules outside the bundle (they locate their own files by import.meta.url).
+import { startOrigin } from './origin.mjs';
+import { startHost } from '../compute-host/host.mjs';
+import { ROOT, WORK, run, nativeSourcesHash, nativeBuildKey, bundleJsEntry, bundleForRuntime } from '../../scripts/edge-lib.mjs';
+import { preinitialize } from '../../scripts/edge-build.mjs';
+
+type Target = 'node' | 'native' | 'workerd' | 'js';
+const FIELDS = ['status', 'content-type', 'cache-control', 'allow', 'www-authenticate', 'body'] as const;
+type Field = (typeof FIELDS)[number];
+type Observed = Record<Field, string>;
+
+interface AllowEntry {
+  case: string;
+  targets: Target[];
+  fields: Field[];
+  justification: string;
+}
+
+const argv = process.argv.slice(2);
+const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+const verbose = argv.includes('--verbose');
+const log = (s: string) => process.stdout.write(s + '\n');
+const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
+/** A core wasm to use instead of the committed one (for runs while the artifacts are being rebuilt). */
+const CORE_OVERRIDE = process.env.PULSE_DIFF_CORE;
+
+/** Native binaries per profile: cargo without LTO into its own target dir, Wizer; cached by sources + config. */
+function nativeBuild(configJson: string, sources: string): string {
+  const dir = join(ROOT, 'native', 'target', 'edge-diff');
+  const key = sha(sources + configJson).slice(0, 16);
+  const out = join(dir, 'profiles', `${key}.wasm`);
+  if (existsSync(out)) return out;
+  mkdirSync(join(dir, 'profiles'), { recursive: true });
+  const cfg = join(dir, 'profiles', `${key}.json`);
+  writeFileSync(cfg, configJson);
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    RUSTC: '/usr/bin/rustc',
+    CARGO_TARGET_DIR: dir,
+    CARGO_PROFILE_RELEASE_LTO: 'false',
+    CARGO_PROFILE_RELEASE_CODEGEN_UNITS: '16',
+    CARGO_ENCODED_RUSTFLAGS: ['-C', 'target-feature=+simd128', '-C', 'link-arg=-zstack-size=65536'].join('\x1f'),
+    PULSE_EDGE_CONFIG: cfg,
+  };
+  delete env.RUSTFLAGS;
+  run('/usr/bin/cargo', ['build', '--release', '--locked', '--target', 'wasm32-wasi', '-p', 'pulse-edge'], { cwd: join(ROOT, 'native'), env });
+  // Written aside and renamed, so a failed step never leaves a cached empty binary.
+  preinitialize(join(dir, 'wasm32-wasi', 'release', 'pulse-edge.wasm'), `${out}.tmp`);
+  renameSync(`${out}.tmp`, out);
+  return out;
+}
+
+const DIFF_TOML = `manifest_version = 3
+name = "pulse-diff"
+language = "other"
+
+[local_server.backends.origin]
+url = "http://127.0.0.1:${ORIGIN_PORT}"
+
+[local_server.backends.closed]
+url = "http://127.0.0.1:${CLOSED_PORT}"
+`;
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => ok());
+  });
+  return (server.address() as { port: number }).port;
+}
+
+async function startWorkerd(): Promise<{ port: number; close(): Promise<void> }> {
+  const dir = join(WORK, 'workerd');
+  mkdirSync(dir, { recursive: true });
+  // The core stays a separate module: workerd refuses to compile wasm bytes at run time.
+  await bundleForRuntime(join(ROOT, 'wasm', 'diff', 'workerd-entry.ts'), join(dir, 'worker.mjs'), { external: ['*.wasm'] });
+  copyFileSync(CORE_OVERRIDE ?? join(ROOT, 'wasm', 'pulse_core.wasm'), join(dir, 'pulse_core.wasm'));
+  const { Miniflare } = await import('miniflare');
+  const mf = new Miniflare({
+    rootPath: dir,
+    scriptPath: join(dir, 'worker.mjs'),
+    modules: true,
+    modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
+    compatibilityDate: '2025-06-01',
+    host: '127.0.0.1',
+    port: 0,
+  });
+  const url = await mf.ready;
+  return { port: Number(url.port), close: () => mf.dispose() };
+}
+
+function toRaw(c: Case): { req: RawRequest; stallAfterBytes?: number } {
+  const r = c.request;
+  const bytes = (b: string | Uint8Array) => (typeof b === 'string' ? Buffer.from(b, 'utf8') : b);
+  const req: RawRequest = { method: r.method, path: r.path, headers: [['host', `${c.profile}.diff`], ...r.headers] };
+  if (r.chunks) req.chunks = r.chunks.map(bytes);
+  else if (r.body !== undefined) req.body = bytes(r.body);
+  if (r.stall && !req.chunks) req.chunks = [req.body ?? new Uint8Array(0)];
+  // A stalled upload is the chunked request without its terminating "0\r\n\r\n".
+  return { req, stallAfterBytes: r.stall ? encodeRequest(req).length - 5 : undefined };
+}
+
+/** One request on a fresh connection; done at the complete response (workerd keeps the socket open). */
+function exchange(port: number, req: RawRequest, timeoutMs: number, stallAfterBytes: number | undefined): Promise<RawResponse | null> {
+  const bytes = encodeRequest(req);
+  return new Promise((resolve) => {
+    const sock = net.connect({ host: '127.0.0.1', port });
+    let buf = Buffer.alloc(0);
+    let done = false;
+    const finish = (r: RawResponse | null) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      sock.destroy();
+      resolve(r);
+    };
+    const tryParse = (ended: boolean) => {
+      try {
+        return parseResponse(buf, ended, req.method);
+      } catch {
+        return null;
+      }
+    };
+    const timer = setTimeout(() => finish(tryParse(true)), timeoutMs);
+    sock.on('connect', () => sock.write(stallAfterBytes === undefined ? bytes : bytes.subarray(0, stallAfterBytes)));
+    sock.on('data', (d: Buffer) => {
+      buf = Buffer.concat([buf, d]);
+      const r = tryParse(false);
+      if (r) finish(r);
+    });
+    // Writes may fail once the server answered early; what was read still counts.
+    sock.on('error', () => undefined);
+    sock.on('close', () => finish(tryParse(true)));
+  });
+}
+
+async function observe(port: number, c: Case): Promise<Observed> {
+  const { req, stallAfterBytes } = toRaw(c);
+  const t = performance.now();
+  const res = await exchange(port, req, c.timeoutMs ?? 5000, stallAfterBytes);
+  if (verbose) log(`    ${c.name} @${port}: ${(performance.now() - t).toFixed(0)} ms`);
+  if (!res) return { status: 'no response', 'content-type': '', 'cache-control': '', allow: '', 'www-authenticate': '', body: '' };
+  return {
+    status: String(res.status),
+    'content-type': res.headers['content-type'] ?? '',
+    'cache-control': res.headers['cache-control'] ?? '',
+    allow: res.headers['allow'] ?? '',
+    'www-authenticate': res.headers['www-authenticate'] ?? '',
+    body: res.body.toString('latin1'),
+  };
+}
+
+async function pool<T>(items: T[], n: number, f: (t: T) => Promise<void>): Promise<void> {
+  let i = 0;
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (i < items.length) await f(items[i++]!);
+  }));
+}
+
+const short = (s: string) => (s.length > 120 ? `${JSON.stringify(s.slice(0, 117))}… (${s.length} bytes)` : JSON.stringify(s));
+
+async function main() {
+  const t0 = performance.now();
+  const corpus = buildCorpus().filter((c) => !only || c.name.includes(only));
+  const options = profileOptions();
+  const profiles = [...new Set(corpus.map((c) => c.profile))];
+  for (const p of profiles) if (!(p in options)) throw new Error(`corpus names unknown profile ${p}`);
+  const allow: AllowEntry[] = JSON.parse(readFileSync(join(ROOT, 'wasm', 'diff', 'allowlist.json'), 'utf8')).entries;
+  for (const e of allow) if (typeof e.justification !== 'string' || e.justification.length < 20) throw new Error(`allow-list entry for ${e.case} lacks a justification`);
+
+  const closers: (() => Promise<void>)[] = [];
+  const origin = await startOrigin(ORIGIN_PORT);
+  closers.push(origin.close);
+  try {
+    // node
+    const nodePorts = new Map<string, number>();
+    for (const p of profiles) {
+      const opts = CORE_OVERRIDE ? { ...options[p], core: readFileSync(CORE_OVERRIDE) } : options[p];
+      const server = createServer(createMcpNodeHandler(opts as never));
+      nodePorts.set(p, await listen(server));
+      closers.push(() => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }));
+    }
+    // native
+    mkdirSync(WORK, { recursive: true });
+    const toml = join(WORK, 'diff-fastly.toml');
+    writeFileSync(toml, DIFF_TOML);
+    const nativePorts = new Map<string, number>();
+    const tb = performance.now();
+    const mainWasm = join(ROOT, 'bin', 'main.wasm');
+    const mainKey = join(WORK, 'main.build-key');
+    const notes: string[] = [];
+    if (CORE_OVERRIDE) notes.push(`node and workerd run the core from PULSE_DIFF_CORE=${CORE_OVERRIDE}, not wasm/pulse_core.wasm`);
+    const sources = nativeSourcesHash();
+    for (const p of profiles) {
+      const cfg = resolveOptions(options[p]).configJson;
+      let wasm: string;
+      const current = () => existsSync(mainWasm) && existsSync(mainKey) && readFileSync(mainKey, 'utf8').trim() === nativeBuildKey(cfg);
+      if (p === 'example' && !current()) {
+        // The deployed artifact itself is under test: build, pack and validate it (npm run edge:build).
+        log('diff: bin/main.wasm missing or stale, running npm run edge:build');
+        run(process.execPath, [join(ROOT, 'scripts', 'edge-build.mjs')], { cwd: ROOT });
+        notes.push('native/example: bin/main.wasm rebuilt, packed and validated by npm run edge:build');
+      }
+      if (p === 'example' && current()) {
+        wasm = mainWasm;
+        notes.push('native/example runs the deployed bin/main.wasm');
+      } else {
+        wasm = nativeBuild(cfg, sources);
+        if (p === 'example') notes.push('native/example: bin/main.wasm does not embed this configuration, a diff build runs instead');
+      }
+      const h = await startHost({ wasm, toml, addr: '127.0.0.1:0', workers: 2 });
+      nativePorts.set(p, h.port);
+      closers.push(() => h.close());
+    }
+    const buildMs = performance.now() - tb;
+    // workerd
+    const wd = await startWorkerd();
+    closers.push(wd.close);
+    // js (the Fastly JavaScript package serves the deployed router only)
+    const jsWasm = join(ROOT, 'bin', 'js', 'main.wasm');
+    let jsPort: number | undefined;
+    const jsKey = join(WORK, 'js.build-key');
+    const jsIsCurrent = async () => existsSync(jsWasm) && existsSync(jsKey) && readFileSync(jsKey, 'utf8').trim() === (await bundleJsEntry(join(WORK, 'js', 'diff-check.js')));
+    let jsCurrent = await jsIsCurrent();
+    // A package built before (or --with-js) is kept current; without one the target is skipped.
+    if (!jsCurrent && (existsSync(jsWasm) || argv.includes('--with-js'))) {
+      log('diff: bin/js/main.wasm missing or stale, running npm run edge:build:js');
+      run(process.execPath, [join(ROOT, 'scripts', 'edge-build-js.mjs')], { cwd: ROOT });
+      jsCurrent = await jsIsCurrent();
+    }
+    if (jsCurrent) {
+      const h = await startHost({ wasm: jsWasm, toml, addr: '127.0.0.1:0', workers: 2, requestTimeoutMs: 60000 });
+      jsPort = h.port;
+      closers.push(() => h.close());
+    } else notes.push('js: bin/js/main.wasm not built (npm run edge:build:js, or npm run diff -- --with-js), target skipped');
+
+    const portOf = (t: Target, p: string): number | undefined =>
+      t === 'node' ? nodePorts.get(p) : t === 'native' ? nativePorts.get(p) : t === 'workerd' ? wd.port : p === 'example' ? jsPort : undefined;
+    const targets: Target[] = jsPort ? ['node', 'native', 'workerd', 'js'] : ['node', 'native', 'workerd'];
+    const results = new Map<string, Partial<Record<Target, Observed>>>();
+    const tr = performance.now();
+    // Deadline rows time out on purpose; a few in flight keep the run short without starving timers.
+    await pool(corpus, 4, async (c) => {
+      const got: Partial<Record<Target, Observed>> = {};
+      await Promise.all(targets.map(async (t) => {
+        const port = portOf(t, c.profile);
+        if (port !== undefined) got[t] = await observe(port, c);
+      }));
+      results.set(c.name, got);
+    });
+    const runMs = performance.now() - tr;
+
+    // Compare every pair; count each target against the Node host (the reference).
+    const allowed = (c: Case, t: Target, f: Field) => allow.some((e) => e.case === c.name && e.targets.includes(t) && e.fields.includes(f));
+    const pairs: [Target, Target][] = [];
+    for (let i = 0; i < targets.length; i++) for (let j = i + 1; j < targets.length; j++) pairs.push([targets[i]!, targets[j]!]);
+    const table = new Map<string, { agree: number; total: number; allowed: number }>();
+    let passed = 0;
+    let failed = 0;
+    const failures: string[] = [];
+    const usedAllow = new Set<AllowEntry>();
+    for (const c of corpus) {
+      const got = results.get(c.name)!;
+      for (const [a, b] of pairs) {
+        const x = got[a];
+        const y = got[b];
+        if (!x || !y) continue;
+        const row = table.get(`${a} ↔ ${b}`) ?? { agree: 0, total: 0, allowed: 0 };
+        row.total++;
+        const diff = FIELDS.filter((f) => x[f] !== y[f]);
+        if (!diff.length) row.agree++;
+        else if (a === 'node' && diff.every((f) => allowed(c, b, f))) row.allowed++;
+        table.set(`${a} ↔ ${b}`, row);
+      }
+      const ref = got.node!;
+      for (const t of targets) {
+        if (t === 'node' || !got[t]) continue;
+        const o = got[t]!;
+        const diff = FIELDS.filter((f) => o[f] !== ref[f]);
+        const bad = diff.filter((f) => !allowed(c, t, f));
+        for (const e of allow) if (e.case === c.name && e.targets.includes(t) && diff.some((f) => e.fields.includes(f))) usedAllow.add(e);
+        if (bad.length) {
+          failed++;
+          failures.push(`  ✗ [${t}] ${c.name}\n${bad.map((f) => `      ${f}: node=${short(ref[f])} ${t}=${short(o[f])}`).join('\n')}`);
+        } else passed++;
+      }
+    }
+
+    log(`diff: ${corpus.length} requests, ${profiles.length} profiles, targets ${targets.join(', ')} (native builds ${(buildMs / 1000).toFixed(1)} s, requests ${(runMs / 1000).toFixed(1)} s)`);
+    for (const n of notes) log(`note: ${n}`);
+    log('');
+    log('agreement per target pair (all compared fields identical / requests both answered; allowed = listed differences)');
+    for (const [k, v] of table) log(`  ${k.padEnd(18)} ${String(v.agree).padStart(4)} / ${String(v.total).padEnd(4)} agree${v.allowed ? `, ${v.allowed} allowed` : ''}`);
+    if (verbose) for (const c of corpus) log(`  ${c.name}: ${targets.map((t) => `${t}=${results.get(c.name)![t]?.status ?? '-'}`).join(' ')}`);
+    const unused = allow.filter((e) => !usedAllow.has(e) && corpus.some((c) => c.name === e.case));
+    for (const e of unused) log(`note: allow-list entry not needed any more: ${e.case} [${e.targets.join(', ')}]`);
+    if (failures.length) {
+      log('');
+      log('differences not in tools/diff/allowlist.json:');
+      for (const f of failures) log(f);
+    }
+    log('');
+    log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s; the last line counts requests × targets compared with the Node host`);
+    log(`${passed} passed, ${failed} failed`);
+    process.exitCode = failed ? 1 : 0;
+  } finally {
+    for (const c of closers.reverse()) await c().catch(() => undefined);
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`diff: ${e && e.stack ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
