@@ -79,6 +79,8 @@ export interface McpHttpOptions {
 /** The validated snapshot a handler is built from. */
 export interface ResolvedOptions {
   readonly configJson: string;
+  /** The admitted request body size, for host-side bounds such as the Node linger drain. */
+  readonly requestBytes: number;
   readonly handlers: McpHandlerRunner | undefined;
   readonly core: McpCoreSource | undefined;
 }
@@ -239,5 +241,5 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     ',"legacyProtocol":' + (legacy === undefined ? 'null' : JSON.stringify(legacy)) +
     ',"tools":' + (tools === undefined ? 'null' : tools.manifestJson) +
     '}';
-  return Object.freeze({ configJson, handlers: tools?.handlers, core });
+  return Object.freeze({ configJson, requestBytes: limits.requestBytes, handlers: tools?.handlers, core });
 }

@@ -67,13 +67,15 @@ async function race<T>(work: Promise<T>, ms: number, departure: Departure | unde
 /** What one handler (of either host) is built from: its engine and its JavaScript handler runner. */
 export interface HostCore {
   readonly engine: Engine;
+  /** The admitted request body size (`limits.requestBytes`). */
+  readonly requestBytes: number;
   readonly handlers: McpHandlerRunner | undefined;
 }
 
 /** Validates and snapshots the options and instantiates the core; throws `PulseConfigError`. */
 export function createHostCore(options: McpHttpOptions | undefined): HostCore {
   const resolved = resolveOptions(options);
-  return Object.freeze({ engine: Engine.create(resolved.configJson, resolved.core), handlers: resolved.handlers });
+  return Object.freeze({ engine: Engine.create(resolved.configJson, resolved.core), requestBytes: resolved.requestBytes, handlers: resolved.handlers });
 }
 
 /**

@@ -49,6 +49,7 @@ export function jsonRpc(router: EntityRouter, options?: JsonRpcOptions): JsonRpc
   const resolved = resolveOptions({ path: o.path ?? '/', limits: o.limits, tools: { manifest: compiled.manifest }, core: o.core });
   const host: HostCore = Object.freeze({
     engine: Engine.create(`{"profile":"jsonrpc",${resolved.configJson.slice(1)}`, resolved.core),
+    requestBytes: resolved.requestBytes,
     handlers: runner.hasJavaScript ? runner : undefined,
   });
   return Object.freeze({ fetch: (request: Request) => serveFetch(host, request) });

@@ -80,7 +80,7 @@ impl<T> Slab<T> {
 struct Handles {
     engines: Slab<Engine>,
     requests: Slab<Request>,
-    last_error: &'static str,
+    last_error: String,
     /// Output of the last `pulse_engine_check`; valid until the next check.
     check_output: Vec<u8>,
 }
@@ -90,7 +90,7 @@ thread_local! {
         RefCell::new(Handles {
             engines: Slab::new(),
             requests: Slab::new(),
-            last_error: "",
+            last_error: String::new(),
             check_output: Vec::new(),
         })
     };
@@ -155,10 +155,10 @@ pub unsafe extern "C" fn pulse_engine_new(cfg_ptr: *const u8, cfg_len: u32) -> u
     let built = Engine::new(cfg);
     with(|h| match built {
         Ok(engine) => {
-            h.last_error = "";
+            h.last_error.clear();
             let handle = h.engines.insert(engine);
             if handle == 0 {
-                h.last_error = "engine: too many engines";
+                h.last_error = "engine: too many engines".to_string();
             }
             handle
         }

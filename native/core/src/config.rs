@@ -29,10 +29,15 @@ pub struct Config {
     pub tools: Option<Tools>,
 }
 
-pub type ConfigError = &'static str;
+/// A fixed message naming the option (and the entry, e.g. `allowedOrigins[2]`); never the value.
+pub type ConfigError = String;
 
 impl Config {
     pub fn parse(text: &[u8]) -> Result<Config, ConfigError> {
+        Config::parse_fixed(text).map_err(String::from)
+    }
+
+    fn parse_fixed(text: &[u8]) -> Result<Config, &'static str> {
         let doc = json::parse(text, CONFIG_DEPTH).map_err(|_| "config: must be a JSON object")?;
         let root = match doc.root() {
             Value::Object(o) => o,
@@ -158,7 +163,7 @@ pub fn valid_origin(o: &str) -> bool {
     host_ok && port_ok && !default_port
 }
 
-fn parse_origins(v: Option<Value<'_>>) -> Result<Vec<String>, ConfigError> {
+fn parse_origins(v: Option<Value<'_>>) -> Result<Vec<String>, &'static str> {
     const MSG: &str =
         "allowedOrigins: must be an array of at most 64 exact lowercase http(s) origins";
     let arr = match v {
@@ -200,7 +205,7 @@ fn info_string(obj: Object<'_>, key: &str) -> Option<String> {
     }
 }
 
-fn parse_server_info(v: Option<Value<'_>>) -> Result<(String, String), ConfigError> {
+fn parse_server_info(v: Option<Value<'_>>) -> Result<(String, String), &'static str> {
     let obj = match v {
         None => {
             return Ok((
@@ -227,8 +232,8 @@ fn limit(
     obj: Object<'_>,
     key: &str,
     max: u64,
-    msg: ConfigError,
-) -> Result<Option<u64>, ConfigError> {
+    msg: &'static str,
+) -> Result<Option<u64>, &'static str> {
     match present(obj.get(key)) {
         None => Ok(None),
         Some(Value::Number(n)) => match n.as_safe_integer() {
@@ -239,7 +244,7 @@ fn limit(
     }
 }
 
-fn parse_limits(v: Option<Value<'_>>) -> Result<Limits, ConfigError> {
+fn parse_limits(v: Option<Value<'_>>) -> Result<Limits, &'static str> {
     let d = Limits::DEFAULT;
     let obj = match v {
         None => return Ok(d),

@@ -40,7 +40,7 @@ impl Engine {
     }
 
     pub fn from_config(config: Config) -> Result<Engine, ConfigError> {
-        let frags = Fragments::build(&config)?;
+        let frags = Fragments::build(&config).map_err(String::from)?;
         let legacy = LegacyFragments::build(&frags, config.tools.as_ref().map(|t| t.list_json()));
         Ok(Engine {
             inner: Rc::new(Inner {
