@@ -37,6 +37,10 @@ export interface CallAction {
 
 export type Action = ContinueAction | RespondAction | CallAction;
 
+/** HTTP faults a host's own parser reports (see `Engine.fault`). */
+export type HostFault = 'bodyInterrupted' | 'malformedFraming' | 'headTooLarge';
+const FAULT_CODES: Readonly<Record<HostFault, number>> = { bodyInterrupted: 0, malformedFraming: 1, headTooLarge: 2 };
+
 const CONTINUE: ContinueAction = Object.freeze({ kind: 'continue' });
 const encoder = new TextEncoder();
 const ASCII = /^[\x00-\x7f]*$/;
@@ -215,6 +219,25 @@ export class Engine {
     const r = parsed as { path?: unknown; message?: unknown } | undefined;
     if (status === 1 && typeof r?.path === 'string' && typeof r.message === 'string') return { ok: false, path: r.path, message: r.message };
     throw new PulseCoreError('core: check failed');
+  }
+
+  /**
+   * The reply to an HTTP fault the host's own parser detected (the core never saw the request):
+   * an interrupted body (408), malformed framing (400) or an oversized head (431). The core chooses
+   * the bytes, so every host answers alike; a trap yields the host's own 500.
+   */
+  fault(kind: HostFault): RespondAction {
+    if (this.poisoned) return internalError();
+    try {
+      const ok = this.core.pulse_engine_fault(this.handle, FAULT_CODES[kind]) >>> 0;
+      const ptr = this.core.pulse_check_output_ptr() >>> 0;
+      const len = this.core.pulse_check_output_len() >>> 0;
+      const record = new Uint8Array(this.core.memory.buffer, ptr, len).slice();
+      return ok === 1 ? (decodeResponse(record) ?? internalError()) : internalError();
+    } catch {
+      this.poison(this.generation);
+      return internalError();
+    }
   }
 
   /** @internal Whether instance `generation` may still be called. */

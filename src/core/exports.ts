@@ -22,11 +22,17 @@ export interface CoreExports {
   pulse_output_ptr(req: number): number;
   pulse_output_len(req: number): number;
   pulse_request_free(req: number): void;
+  pulse_engine_fault(engine: number, fault: number): number;
+  pulse_check_output_ptr(): number;
+  pulse_check_output_len(): number;
+  pulse_defaults_ptr(): number;
+  pulse_defaults_len(): number;
 }
 
 export const CORE_FUNCTIONS: readonly (keyof CoreExports)[] = [
   'pulse_alloc', 'pulse_dealloc', 'pulse_engine_new', 'pulse_engine_error_ptr', 'pulse_engine_error_len',
   'pulse_engine_free', 'pulse_request_new', 'pulse_request_head', 'pulse_request_body', 'pulse_request_end',
   'pulse_request_abort', 'pulse_request_tick', 'pulse_request_resume', 'pulse_request_timeout_ms',
-  'pulse_output_ptr', 'pulse_output_len', 'pulse_request_free',
+  'pulse_output_ptr', 'pulse_output_len', 'pulse_request_free', 'pulse_engine_fault', 'pulse_check_output_ptr',
+  'pulse_check_output_len', 'pulse_defaults_ptr', 'pulse_defaults_len',
 ];

@@ -11,7 +11,8 @@
 use std::alloc::{self, Layout};
 use std::cell::RefCell;
 
-use crate::engine::{Action, Engine, Request};
+use crate::engine::{Action, Engine, Fault, Request};
+use crate::limits::Limits;
 use crate::json::write;
 use crate::tools::Direction;
 
@@ -81,8 +82,10 @@ struct Handles {
     engines: Slab<Engine>,
     requests: Slab<Request>,
     last_error: String,
-    /// Output of the last `pulse_engine_check`; valid until the next check.
+    /// Output of the last `pulse_engine_check` or `pulse_engine_fault`; valid until the next such call.
     check_output: Vec<u8>,
+    /// `pulse_defaults` text, built on first use.
+    defaults: Vec<u8>,
 }
 
 thread_local! {
@@ -92,6 +95,7 @@ thread_local! {
             requests: Slab::new(),
             last_error: String::new(),
             check_output: Vec::new(),
+            defaults: Vec::new(),
         })
     };
 }
@@ -241,6 +245,40 @@ pub unsafe extern "C" fn pulse_engine_check(
             }
         }
     })
+}
+
+/// The reply record (docs/contracts.md §3.2) to an HTTP fault the host's own parser detected:
+/// `fault` 0 body interrupted (408), 1 malformed framing (400), 2 head too large (431). Output as
+/// `pulse_check_output_*`. Returns 1, or 0 for an unknown engine or fault code.
+#[no_mangle]
+pub extern "C" fn pulse_engine_fault(engine: u32, fault: u32) -> u32 {
+    with(|h| {
+        h.check_output.clear();
+        match (h.engines.get(engine), Fault::from_code(fault)) {
+            (Some(e), Some(f)) => {
+                h.check_output = e.fault(f);
+                1
+            }
+            _ => 0,
+        }
+    })
+}
+
+/// The default configuration values as JSON (`{"limits":{…}}`), so hosts never restate them.
+#[no_mangle]
+pub extern "C" fn pulse_defaults_ptr() -> *const u8 {
+    with(|h| {
+        if h.defaults.is_empty() {
+            h.defaults = Limits::DEFAULT.defaults_json();
+        }
+        h.defaults.as_ptr()
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn pulse_defaults_len() -> u32 {
+    pulse_defaults_ptr();
+    with(|h| h.defaults.len() as u32)
 }
 
 #[no_mangle]

@@ -60,6 +60,25 @@ impl Engine {
         self.inner.config.tools.as_ref()
     }
 
+    /// The reply to a fault the host's own HTTP layer detected before or instead of the core: the
+    /// same bytes the core would choose, so every host answers it alike.
+    pub fn fault(&self, fault: Fault) -> Vec<u8> {
+        let budget = self.inner.config.limits.response_bytes;
+        let mut out = Vec::new();
+        match fault {
+            Fault::BodyInterrupted => {
+                let e = RpcError::new(408, INVALID_REQUEST, errors::BODY_INTERRUPTED);
+                response::error(&mut out, budget, &e, None, Timing::Early);
+            }
+            Fault::MalformedFraming => {
+                let e = RpcError::new(400, INVALID_REQUEST, errors::MALFORMED_FRAMING);
+                response::error(&mut out, budget, &e, None, Timing::Early);
+            }
+            Fault::HeadTooLarge => response::empty(&mut out, 431, Timing::Early),
+        }
+        out
+    }
+
     /// Starts one request; its deadline runs from `now`.
     pub fn request(&self, now: f64) -> Request {
         Request {
@@ -67,6 +86,28 @@ impl Engine {
             deadline: Deadline::new(now, self.inner.config.limits.deadline_ms),
             state: State::Fresh,
             out: Vec::new(),
+        }
+    }
+}
+
+/// HTTP-level faults a host's own parser reports (the core never sees such a request).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The connection ended before the declared body did.
+    BodyInterrupted,
+    /// The request could not be framed (bad chunking, conflicting lengths, a bad request line).
+    MalformedFraming,
+    /// The request head exceeds the host's header limits.
+    HeadTooLarge,
+}
+
+impl Fault {
+    pub fn from_code(code: u32) -> Option<Fault> {
+        match code {
+            0 => Some(Fault::BodyInterrupted),
+            1 => Some(Fault::MalformedFraming),
+            2 => Some(Fault::HeadTooLarge),
+            _ => None,
         }
     }
 }

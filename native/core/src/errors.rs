@@ -33,6 +33,7 @@ impl RpcError {
 pub const BODY_TOO_LARGE: &str = "Request body too large";
 pub const BODY_INTERRUPTED: &str = "Request body interrupted";
 pub const CALL_INTERRUPTED: &str = "Request interrupted";
+pub const MALFORMED_FRAMING: &str = "Invalid Request: malformed HTTP framing";
 pub const RESPONSE_TOO_LARGE: &str = "Response too large";
 pub const TOOL_RESULT_TOO_LARGE: &str = "Tool result too large";
 

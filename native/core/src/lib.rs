@@ -34,5 +34,5 @@ pub mod tools;
 pub mod abi;
 
 pub use config::{Config, ConfigError};
-pub use engine::{Action, Engine, Request};
+pub use engine::{Action, Engine, Fault, Request};
 pub use limits::Limits;

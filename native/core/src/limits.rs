@@ -23,4 +23,13 @@ impl Limits {
         deadline_ms: 10_000.0,
         tool_result_bytes: 1024 * 1024,
     };
+
+    /// `{"limits":{…}}` with the public names, for hosts that must not restate the defaults.
+    pub fn defaults_json(&self) -> Vec<u8> {
+        format!(
+            "{{\"limits\":{{\"requestBytes\":{},\"responseBytes\":{},\"depth\":{},\"deadlineMs\":{},\"toolResultBytes\":{}}}}}",
+            self.request_bytes, self.response_bytes, self.depth, self.deadline_ms as u64, self.tool_result_bytes
+        )
+        .into_bytes()
+    }
 }
