@@ -1,10 +1,11 @@
 /**
- * Everything the HTTP hosts share that is not I/O: feeding one request through the core, arming a
- * timer from `timeoutMs()` for every wait, and performing outbound instructions (§3.3). Adapters
- * only translate their runtime's request/body/response objects.
+ * The TypeScript mirror of the core's Rust driver (`native/core/src/driver.rs`): the same loop over
+ * one request, every wait bounded by the core's `timeoutMs()`, effects performed and answered
+ * with typed calls, and the same guard against a core that keeps answering `continue` with no time
+ * left. Adapters only translate their runtime's request, body and response objects.
  */
 import { resolveOptions, type McpHandlerRunner, type McpHttpOptions } from '../options';
-import { Engine, internalError, type Action, type HeaderPair, type Instruction, type RespondAction } from './engine';
+import { Engine, internalError, type Action, type HandlerEffect, type HeaderPair, type HttpEffect, type RespondAction } from './engine';
 
 export type ReadResult =
   | { readonly done: false; readonly chunk: Uint8Array }
@@ -44,7 +45,7 @@ export const now: () => number = perf !== undefined ? () => perf.now() : () => D
 
 const TIMEOUT = Symbol('timeout');
 const GONE = Symbol('gone');
-/** Ticks in a row the core may answer with CONTINUE while reporting no time left. */
+/** Ticks in a row the core may answer with CONTINUE while reporting no time left (as in Rust). */
 const MAX_ZERO_WAITS = 2;
 /** setTimeout's ceiling; longer waits simply re-arm. */
 const MAX_TIMER_MS = 0x7fffffff;
@@ -96,8 +97,8 @@ export async function drive(host: HostCore, head: RequestHead, body: BodySource 
         if (!bodyDone) body?.cancel();
         return { response: action, bodyComplete: bodyDone, gone: departure?.gone === true };
       }
-      if (action.kind === 'call') {
-        action = await perform(req, action.instruction, departure, host.handlers);
+      if (action.kind === 'perform') {
+        action = action.effect.kind === 'http' ? await performHttp(req, action.effect, departure) : await performHandler(req, action.effect, departure, host.handlers);
         continue;
       }
       if (departure?.gone === true) {
@@ -149,131 +150,92 @@ function finalOf(action: Action): Action {
 
 type CoreReq = ReturnType<Engine['request']>;
 
-/** Performs one outbound instruction and returns the core's next action. */
-async function perform(req: CoreReq, instruction: Instruction, departure: Departure | undefined, runner: McpHandlerRunner | undefined): Promise<Action> {
+/**
+ * Waits for one effect's work, bounded by its own budget and by the request's deadline; timers may
+ * fire early, so each wait re-checks both clocks. `undefined` when the request's deadline passed
+ * (the caller ticks: the core answers 408) or the client left (the caller aborts).
+ */
+async function awaitEffect<T>(req: CoreReq, work: Promise<T>, budgetMs: number, departure: Departure | undefined, abandon: () => void): Promise<{ done: T } | 'timedOut' | 'deadline' | 'gone'> {
   const started = now();
-  const budget = numberField(instruction.timeoutMs);
-  const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
-  let work: Promise<string>;
-  const limit = Math.min(budget, req.timeoutMs(started));
-  if (instruction.kind === 'handler') work = runHandler(instruction, runner, limit, controller?.signal);
-  else if (instruction.kind === 'backend') work = runBackend(instruction, controller?.signal);
-  else work = Promise.resolve('{"ok":false}');
-  const abandon = (): void => {
-    controller?.abort();
-    // The abandoned work may still settle; its result is dropped.
-    work.catch(() => undefined);
-  };
-  const failed = instruction.kind === 'backend' ? '{"ok":false,"reason":"timeout"}' : '{"ok":false}';
-  // Timers may fire a little early; each wait re-checks both clocks rather than trusting the timer.
   for (;;) {
     const at = now();
     const coreLeft = req.timeoutMs(at);
-    const ownLeft = budget - (at - started);
+    const ownLeft = budgetMs - (at - started);
     if (coreLeft === 0) {
-      // The end-to-end deadline passed: the core answers 408 itself.
       abandon();
-      const action = req.tick(at);
-      return action.kind === 'respond' ? action : req.resume(failed, at);
+      return 'deadline';
     }
     if (ownLeft <= 0) {
       abandon();
-      return req.resume(failed, at);
+      return 'timedOut';
     }
     const event = await race(work, Math.min(coreLeft, ownLeft), departure);
     if (event === TIMEOUT) continue;
     if (event === GONE) {
       abandon();
-      return finalOf(req.abort(now()));
+      return 'gone';
     }
-    return req.resume(event, now());
+    return { done: event };
   }
 }
 
-function numberField(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+/** What an ended wait means when it produced nothing: the core decides the reply. */
+function unfinished(req: CoreReq, how: 'deadline' | 'gone'): Action {
+  const at = now();
+  return how === 'gone' ? finalOf(req.abort(at)) : finalOf(req.tick(at));
 }
 
-async function runHandler(instruction: Instruction, runner: McpHandlerRunner | undefined, timeoutMs: number, signal: AbortSignal | undefined): Promise<string> {
-  if (runner === undefined || typeof instruction.op !== 'string') return '{"ok":false}';
-  try {
-    const context = signal === undefined ? { timeoutMs } : { timeoutMs, signal };
-    const outcome = await runner.run(instruction.op, instruction.input, context);
-    if (outcome?.ok !== true) return '{"ok":false}';
-    const text = JSON.stringify({ ok: true, output: outcome.output === undefined ? null : outcome.output });
-    return typeof text === 'string' ? text : '{"ok":false}';
-  } catch {
-    return '{"ok":false}';
-  }
+type HttpResult = { status: number; body: Uint8Array } | 'unreachable';
+
+/** One HTTP effect: exactly the effect's request, no redirects, no retry, bounded body read. */
+async function performHttp(req: CoreReq, effect: HttpEffect, departure: Departure | undefined): Promise<Action> {
+  const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
+  const work = exchange(effect, controller?.signal);
+  const abandon = (): void => {
+    controller?.abort();
+    // The abandoned work may still settle; its result is dropped.
+    work.catch(() => undefined);
+  };
+  const outcome = await awaitEffect(req, work, effect.timeoutMs, departure, abandon);
+  if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, outcome);
+  if (outcome === 'timedOut') return req.httpFailure('timedOut', now());
+  const r = outcome.done;
+  return r === 'unreachable' ? req.httpFailure('unreachable', now()) : req.httpResponse(r.status, r.body, now());
 }
 
-/** Strict UTF-8 where the runtime supports `fatal` (built lazily: a throw here must not break loading). */
-let strictUtf8: TextDecoder | undefined;
-function decodeStrict(bytes: Uint8Array): string {
-  if (strictUtf8 === undefined) {
-    try {
-      strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-    } catch {
-      strictUtf8 = new TextDecoder();
-    }
-  }
-  return strictUtf8.decode(bytes);
-}
-
-/** One governed HTTP call: no redirects, no retry, bounded body read. */
-async function runBackend(instruction: Instruction, signal: AbortSignal | undefined): Promise<string> {
-  const refused = '{"ok":false,"reason":"refused"}';
+async function exchange(effect: HttpEffect, signal: AbortSignal | undefined): Promise<HttpResult> {
   const fetchFn = (globalThis as { fetch?: typeof fetch }).fetch;
-  const { url, method, headers, body } = instruction;
-  const maxBytes = numberField(instruction.maxBytes);
-  if (fetchFn === undefined || typeof url !== 'string' || typeof method !== 'string') return refused;
-  const headerList: [string, string][] = [];
-  if (Array.isArray(headers)) {
-    for (const pair of headers) {
-      if (Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string') headerList.push([pair[0], pair[1]]);
-    }
-  }
+  if (fetchFn === undefined) return 'unreachable';
   let response: Response;
   try {
-    const init: RequestInit = { method, headers: headerList, redirect: 'manual' };
-    // A GET/HEAD carries no body (fetch() rejects one); the core sends "" for input-less calls.
-    if (typeof body === 'string' && method !== 'GET' && method !== 'HEAD') init.body = body;
+    const init: RequestInit = { method: effect.method, headers: effect.headers as [string, string][], redirect: 'manual' };
+    if (effect.body !== undefined) init.body = effect.body;
     if (signal !== undefined) init.signal = signal;
-    response = await fetchFn(url, init);
+    response = await fetchFn(effect.url, init);
   } catch {
-    return refused;
+    return 'unreachable';
   }
-  const read = await readBounded(response, maxBytes);
-  if (read === 'oversized') return '{"ok":false,"reason":"oversized"}';
-  if (read === 'failed') return refused;
-  let text: string;
-  try {
-    text = decodeStrict(read);
-  } catch {
-    return refused;
-  }
-  return JSON.stringify({ ok: true, status: response.status, body: text });
+  const body = await readAtMost(response, effect.maxBytes);
+  return body === undefined ? 'unreachable' : { status: response.status, body };
 }
 
-async function readBounded(response: Response, maxBytes: number): Promise<Uint8Array | 'oversized' | 'failed'> {
+/** Reads the body until its end or until more than `maxBytes` arrived; `undefined` if it fails. */
+async function readAtMost(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
   if (response.body === null) return new Uint8Array(0);
   const reader = response.body.getReader();
   const parts: Uint8Array[] = [];
   let total = 0;
   try {
-    for (;;) {
+    while (total <= maxBytes) {
       const { done, value } = await reader.read();
       if (done) break;
       total += value.byteLength;
-      if (total > maxBytes) {
-        reader.cancel().catch(() => undefined);
-        return 'oversized';
-      }
       parts.push(value);
     }
   } catch {
-    return 'failed';
+    return undefined;
   }
+  if (total > maxBytes) reader.cancel().catch(() => undefined);
   const out = new Uint8Array(total);
   let at = 0;
   for (const p of parts) {
@@ -281,4 +243,33 @@ async function readBounded(response: Response, maxBytes: number): Promise<Uint8A
     at += p.byteLength;
   }
   return out;
+}
+
+/** One handler effect: the runner's output goes back as JSON text; any failure is `failure`. */
+async function performHandler(req: CoreReq, effect: HandlerEffect, departure: Departure | undefined, runner: McpHandlerRunner | undefined): Promise<Action> {
+  if (runner === undefined) return req.handlerFailure(now());
+  const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
+  const limit = Math.min(effect.timeoutMs, req.timeoutMs(now()));
+  const work = runHandler(effect, runner, limit, controller?.signal);
+  const abandon = (): void => {
+    controller?.abort();
+    work.catch(() => undefined);
+  };
+  const outcome = await awaitEffect(req, work, effect.timeoutMs, departure, abandon);
+  if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, outcome);
+  if (outcome === 'timedOut' || outcome.done === undefined) return req.handlerFailure(now());
+  return req.handlerOutput(outcome.done, now());
+}
+
+/** The handler's output as JSON text, or `undefined` when it failed. */
+async function runHandler(effect: HandlerEffect, runner: McpHandlerRunner, timeoutMs: number, signal: AbortSignal | undefined): Promise<string | undefined> {
+  try {
+    const context = signal === undefined ? { timeoutMs } : { timeoutMs, signal };
+    const outcome = await runner.run(effect.op, effect.input, context);
+    if (outcome?.ok !== true) return undefined;
+    const text = JSON.stringify(outcome.output === undefined ? null : outcome.output);
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
 }

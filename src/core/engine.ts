@@ -1,7 +1,8 @@
 /**
- * Typed wrapper of the core's C ABI (docs/contracts.md §2–§3). Every call re-creates its memory
+ * Typed wrapper of the core's C ABI (docs/contracts.md §2–§3): the one place where TypeScript
+ * writes head records and reads reply records and effect JSON. Every call re-creates its memory
  * view (linear memory may grow) and reads integers with `>>> 0`. A trap (panic) poisons the
- * instance: that request answers 500 and the next request gets a fresh instance.
+ * instance: that request answers the core's own 500 and the next request gets a fresh instance.
  */
 import { PulseConfigError, PulseCoreError } from '../errors';
 import type { McpCoreSource } from '../options';
@@ -24,22 +25,44 @@ export interface RespondAction {
   readonly close: boolean;
 }
 
-/** One outbound instruction (§3.3); answered with `resume`. */
-export interface Instruction {
-  readonly kind: string;
-  readonly [field: string]: unknown;
+/** One outbound HTTP exchange: send exactly this, follow no redirect, never retry. */
+export interface HttpEffect {
+  readonly kind: 'http';
+  readonly backend: string;
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly headers: readonly HeaderPair[];
+  /** Absent: no body at all. */
+  readonly body?: string;
+  /** Stop reading once more than this many bytes arrived; the core judges the size. */
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
 }
 
-export interface CallAction {
-  readonly kind: 'call';
-  readonly instruction: Instruction;
+/** One JavaScript handler run; `input` is absent for an operation without input. */
+export interface HandlerEffect {
+  readonly kind: 'handler';
+  readonly op: string;
+  readonly input?: unknown;
+  readonly timeoutMs: number;
 }
 
-export type Action = ContinueAction | RespondAction | CallAction;
+export type Effect = HttpEffect | HandlerEffect;
+
+export interface PerformAction {
+  readonly kind: 'perform';
+  readonly effect: Effect;
+}
+
+export type Action = ContinueAction | RespondAction | PerformAction;
 
 /** HTTP faults a host's own parser reports (see `Engine.fault`). */
 export type HostFault = 'bodyInterrupted' | 'malformedFraming' | 'headTooLarge';
-const FAULT_CODES: Readonly<Record<HostFault, number>> = { bodyInterrupted: 0, malformedFraming: 1, headTooLarge: 2 };
+const FAULT_CODES: Readonly<Record<HostFault | 'internal', number>> = { bodyInterrupted: 0, malformedFraming: 1, headTooLarge: 2, internal: 3 };
+
+/** Why an HTTP exchange produced no response. */
+export type HttpFailure = 'unreachable' | 'timedOut';
+const HTTP_FAILURES: Readonly<Record<HttpFailure, number>> = { unreachable: 0, timedOut: 1 };
 
 const CONTINUE: ContinueAction = Object.freeze({ kind: 'continue' });
 const encoder = new TextEncoder();
@@ -48,7 +71,11 @@ const decoder = new TextDecoder();
 
 const INTERNAL_BODY = encoder.encode('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');
 
-/** What a host answers on its own when the core misbehaves (MISUSE, trap, broken record). */
+/**
+ * What a host sends when the core cannot answer (MISUSE, a trap, a broken record). It cannot ask
+ * the core then, so the bytes live here; a test holds them equal to the core's own
+ * `Engine.fault('internal')` (Rust hosts use that directly).
+ */
 export function internalError(): RespondAction {
   return {
     kind: 'respond',
@@ -87,12 +114,12 @@ function indexOfCrlf(bytes: Uint8Array, from: number): number {
   return -1;
 }
 
-/** Parses the response record (§3.2); `undefined` when it is malformed. */
-function decodeResponse(record: Uint8Array): RespondAction | undefined {
+/** Reads a reply record (§3.2) exactly as `record.rs` writes it; `undefined` when it is not one. */
+function decodeReply(record: Uint8Array): RespondAction | undefined {
   let eol = indexOfCrlf(record, 0);
   if (eol < 0) return undefined;
   const status = Number(latin1Text(record, 0, eol));
-  if (!Number.isInteger(status) || status < 200 || status > 599) return undefined;
+  if (!Number.isInteger(status) || status < 100 || status > 599) return undefined;
   const headers: HeaderPair[] = [];
   let close = false;
   let at = eol + 2;
@@ -105,11 +132,27 @@ function decodeResponse(record: Uint8Array): RespondAction | undefined {
     if (colon <= 0) return undefined;
     const name = line.slice(0, colon);
     const value = line.slice(colon + 2);
-    if (name.toLowerCase() === 'connection') close = close || value.toLowerCase() === 'close';
+    if (name === 'connection') close = value === 'close';
     else headers.push([name, value]);
     at = eol + 2;
   }
   return { kind: 'respond', status, headers, body: record.slice(at + 2), close };
+}
+
+/** Reads effect JSON (§3.3) as `record.rs` writes it; `undefined` when it is not one. */
+function decodeEffect(json: Uint8Array): Effect | undefined {
+  let e: Record<string, unknown>;
+  try {
+    e = JSON.parse(decoder.decode(json)) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (typeof e !== 'object' || e === null || typeof e.timeoutMs !== 'number') return undefined;
+  if (e.kind === 'handler' && typeof e.op === 'string') return e as unknown as HandlerEffect;
+  const ok =
+    e.kind === 'http' && typeof e.backend === 'string' && (e.method === 'GET' || e.method === 'POST') && typeof e.url === 'string' &&
+    Array.isArray(e.headers) && typeof e.maxBytes === 'number' && (e.body === undefined || typeof e.body === 'string');
+  return ok ? (e as unknown as HttpEffect) : undefined;
 }
 
 export class Engine {
@@ -138,8 +181,8 @@ export class Engine {
     if (handle !== 0) return handle;
     const ptr = core.pulse_engine_error_ptr() >>> 0;
     const len = core.pulse_engine_error_len() >>> 0;
-    // The core's message is fixed ASCII naming the option; bound it anyway.
-    const message = latin1Text(new Uint8Array(core.memory.buffer), ptr, ptr + Math.min(len, 512));
+    // The core's message names the option and never the value; bound it anyway.
+    const message = decoder.decode(new Uint8Array(core.memory.buffer, ptr, Math.min(len, 1024)));
     throw new PulseConfigError(message.length > 0 ? message : 'configuration rejected by the core');
   }
 
@@ -171,23 +214,35 @@ export class Engine {
   }
 
   /**
+   * The reply to an HTTP fault the host's own parser detected (the core never saw the request):
+   * an interrupted body (408), malformed framing (400) or an oversized head (431). The core chooses
+   * the bytes, so every host answers alike; a trap yields the host's own 500.
+   */
+  fault(kind: HostFault | 'internal'): RespondAction {
+    if (this.poisoned) return internalError();
+    try {
+      const ok = this.core.pulse_engine_fault(this.handle, FAULT_CODES[kind]) >>> 0;
+      const ptr = this.core.pulse_check_output_ptr() >>> 0;
+      const len = this.core.pulse_check_output_len() >>> 0;
+      const record = new Uint8Array(this.core.memory.buffer, ptr, len).slice();
+      return ok === 1 ? (decodeReply(record) ?? internalError()) : internalError();
+    } catch {
+      this.poison(this.generation);
+      return internalError();
+    }
+  }
+
+  /**
    * Runs `op`'s input or output codec in the core (`pulse_engine_check`), so every host agrees on
    * what is valid. `value` must be plain JSON; `undefined` means absent. A valid value comes back in
    * canonical decoded form (`undefined` for a tool without input: no params); a rejection carries
    * the core's path and fixed message, never the value. Throws `PulseCoreError` (fixed message) for
-   * an unknown operation, an engine without tools, an older core without the export, or a trap
-   * (which poisons the instance; `request` rebuilds it).
+   * an unknown operation, an engine without tools, or a trap (which poisons the instance; `request`
+   * rebuilds it).
    */
   check(op: string, direction: 'input' | 'output', value: unknown): { ok: true; value: unknown } | { ok: false; path: string; message: string } {
-    // Not in CORE_FUNCTIONS (src/core/exports.ts): a core without the export still serves requests.
-    const core = this.core as CoreExports & {
-      pulse_engine_check?(engine: number, opPtr: number, opLen: number, direction: number, ptr: number, len: number): number;
-      pulse_check_output_ptr?(): number;
-      pulse_check_output_len?(): number;
-    };
-    if (this.poisoned || typeof core.pulse_engine_check !== 'function' || typeof core.pulse_check_output_ptr !== 'function' || typeof core.pulse_check_output_len !== 'function') {
-      throw new PulseCoreError('core: check is unavailable');
-    }
+    if (this.poisoned) throw new PulseCoreError('core: check is unavailable');
+    const core = this.core;
     let json: string;
     try {
       json = value === undefined ? '' : JSON.stringify(value);
@@ -200,7 +255,7 @@ export class Engine {
     let out: Uint8Array;
     try {
       status = withInput(core, opBytes, (opPtr, opLen) =>
-        withInput(core, jsonBytes, (ptr, len) => core.pulse_engine_check!(this.handle, opPtr, opLen, direction === 'input' ? 0 : 1, ptr, len)),
+        withInput(core, jsonBytes, (ptr, len) => core.pulse_engine_check(this.handle, opPtr, opLen, direction === 'input' ? 0 : 1, ptr, len)),
       ) >>> 0;
       const ptr = core.pulse_check_output_ptr() >>> 0;
       const len = core.pulse_check_output_len() >>> 0;
@@ -221,25 +276,6 @@ export class Engine {
     throw new PulseCoreError('core: check failed');
   }
 
-  /**
-   * The reply to an HTTP fault the host's own parser detected (the core never saw the request):
-   * an interrupted body (408), malformed framing (400) or an oversized head (431). The core chooses
-   * the bytes, so every host answers alike; a trap yields the host's own 500.
-   */
-  fault(kind: HostFault): RespondAction {
-    if (this.poisoned) return internalError();
-    try {
-      const ok = this.core.pulse_engine_fault(this.handle, FAULT_CODES[kind]) >>> 0;
-      const ptr = this.core.pulse_check_output_ptr() >>> 0;
-      const len = this.core.pulse_check_output_len() >>> 0;
-      const record = new Uint8Array(this.core.memory.buffer, ptr, len).slice();
-      return ok === 1 ? (decodeResponse(record) ?? internalError()) : internalError();
-    } catch {
-      this.poison(this.generation);
-      return internalError();
-    }
-  }
-
   /** @internal Whether instance `generation` may still be called. */
   usable(generation: number): boolean {
     return !this.poisoned && generation === this.generation;
@@ -250,7 +286,7 @@ export class Engine {
 function withInput(core: CoreExports, bytes: Uint8Array, call: (ptr: number, len: number) => number): number {
   const len = bytes.length;
   const ptr = core.pulse_alloc(len) >>> 0;
-  if (ptr === 0) throw new PulseCoreError('core: out of memory');
+  if (ptr === 0 && len > 0) throw new PulseCoreError('core: out of memory');
   new Uint8Array(core.memory.buffer, ptr, len).set(bytes);
   const result = call(ptr, len);
   core.pulse_dealloc(ptr, len);
@@ -295,9 +331,23 @@ export class CoreRequest {
     return this.act(() => this.core.pulse_request_tick(this.req, now));
   }
 
-  resume(json: string, now: number): Action {
+  /** The pending HTTP effect's status and the body bytes read. */
+  httpResponse(status: number, body: Uint8Array, now: number): Action {
+    return this.act(() => withInput(this.core, body, (p, l) => this.core.pulse_request_http_response(this.req, status, p, l, now)));
+  }
+
+  httpFailure(reason: HttpFailure, now: number): Action {
+    return this.act(() => this.core.pulse_request_http_failure(this.req, HTTP_FAILURES[reason], now));
+  }
+
+  /** The pending handler's output as JSON text. */
+  handlerOutput(json: string, now: number): Action {
     const bytes = encoder.encode(json);
-    return this.act(() => withInput(this.core, bytes, (p, l) => this.core.pulse_request_resume(this.req, p, l, now)));
+    return this.act(() => withInput(this.core, bytes, (p, l) => this.core.pulse_request_handler_output(this.req, p, l, now)));
+  }
+
+  handlerFailure(now: number): Action {
+    return this.act(() => this.core.pulse_request_handler_failure(this.req, now));
   }
 
   /** Milliseconds the host may wait for its next event; 0 when already expired. */
@@ -332,7 +382,8 @@ export class CoreRequest {
       code = call() >>> 0;
       const ptr = this.core.pulse_output_ptr(this.req) >>> 0;
       const len = this.core.pulse_output_len(this.req) >>> 0;
-      payload = code === 1 || code === 2 ? new Uint8Array(this.core.memory.buffer, ptr, len).slice() : new Uint8Array(0);
+      payload = code === 1 || code === 2 ? new Uint8Array(this.core.memory.buffer, ptr, len) : new Uint8Array(0);
+      if (code === 1) payload = payload.slice();
     } catch {
       this.engine.poison(this.generation);
       return internalError();
@@ -341,16 +392,10 @@ export class CoreRequest {
       case 0:
         return CONTINUE;
       case 1:
-        return decodeResponse(payload) ?? internalError();
+        return decodeReply(payload) ?? internalError();
       case 2: {
-        let instruction: unknown;
-        try {
-          instruction = JSON.parse(decoder.decode(payload));
-        } catch {
-          return internalError();
-        }
-        const ok = typeof instruction === 'object' && instruction !== null && typeof (instruction as Instruction).kind === 'string';
-        return ok ? { kind: 'call', instruction: instruction as Instruction } : internalError();
+        const effect = decodeEffect(payload);
+        return effect === undefined ? internalError() : { kind: 'perform', effect };
       }
       default:
         // 3 MISUSE: the host called out of order; it answers 500 on its own.

@@ -17,11 +17,15 @@ export interface CoreExports {
   pulse_request_end(req: number, now: number): number;
   pulse_request_abort(req: number, now: number): number;
   pulse_request_tick(req: number, now: number): number;
-  pulse_request_resume(req: number, ptr: number, len: number, now: number): number;
+  pulse_request_http_response(req: number, status: number, ptr: number, len: number, now: number): number;
+  pulse_request_http_failure(req: number, reason: number, now: number): number;
+  pulse_request_handler_output(req: number, ptr: number, len: number, now: number): number;
+  pulse_request_handler_failure(req: number, now: number): number;
   pulse_request_timeout_ms(req: number, now: number): number;
   pulse_output_ptr(req: number): number;
   pulse_output_len(req: number): number;
   pulse_request_free(req: number): void;
+  pulse_engine_check(engine: number, opPtr: number, opLen: number, direction: number, ptr: number, len: number): number;
   pulse_engine_fault(engine: number, fault: number): number;
   pulse_check_output_ptr(): number;
   pulse_check_output_len(): number;
@@ -32,7 +36,8 @@ export interface CoreExports {
 export const CORE_FUNCTIONS: readonly (keyof CoreExports)[] = [
   'pulse_alloc', 'pulse_dealloc', 'pulse_engine_new', 'pulse_engine_error_ptr', 'pulse_engine_error_len',
   'pulse_engine_free', 'pulse_request_new', 'pulse_request_head', 'pulse_request_body', 'pulse_request_end',
-  'pulse_request_abort', 'pulse_request_tick', 'pulse_request_resume', 'pulse_request_timeout_ms',
-  'pulse_output_ptr', 'pulse_output_len', 'pulse_request_free', 'pulse_engine_fault', 'pulse_check_output_ptr',
+  'pulse_request_abort', 'pulse_request_tick', 'pulse_request_http_response', 'pulse_request_http_failure',
+  'pulse_request_handler_output', 'pulse_request_handler_failure', 'pulse_request_timeout_ms',
+  'pulse_output_ptr', 'pulse_output_len', 'pulse_request_free', 'pulse_engine_check', 'pulse_engine_fault', 'pulse_check_output_ptr',
   'pulse_check_output_len', 'pulse_defaults_ptr', 'pulse_defaults_len',
 ];

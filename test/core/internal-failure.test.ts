@@ -1,6 +1,7 @@
 // "Response limit / internal failure → 500 / -32603": a core that traps, misbehaves (MISUSE) or
 // returns a broken record must yield 500 -32603 with the fixed headers, and the handler recovers.
 // The misbehaving cores are tiny modules with the full ABI, assembled from WAT with binaryen.
+import { Engine, internalError } from '../../src/core/engine';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,11 +30,20 @@ function wat(head: string, output = '(i32.const 0)'): string {
   (func (export "pulse_request_end") (param i32 f64) (result i32) (unreachable))
   (func (export "pulse_request_abort") (param i32 f64) (result i32) (unreachable))
   (func (export "pulse_request_tick") (param i32 f64) (result i32) (unreachable))
-  (func (export "pulse_request_resume") (param i32 i32 i32 f64) (result i32) (unreachable))
+  (func (export "pulse_request_http_response") (param i32 i32 i32 i32 f64) (result i32) (unreachable))
+  (func (export "pulse_request_http_failure") (param i32 i32 f64) (result i32) (unreachable))
+  (func (export "pulse_request_handler_output") (param i32 i32 i32 f64) (result i32) (unreachable))
+  (func (export "pulse_request_handler_failure") (param i32 f64) (result i32) (unreachable))
   (func (export "pulse_request_timeout_ms") (param i32 f64) (result f64) (f64.const 1000))
   (func (export "pulse_output_ptr") (param i32) (result i32) (i32.const 4096))
   (func (export "pulse_output_len") (param i32) (result i32) ${output})
   (func (export "pulse_request_free") (param i32))
+  (func (export "pulse_engine_check") (param i32 i32 i32 i32 i32 i32) (result i32) (unreachable))
+  (func (export "pulse_engine_fault") (param i32 i32) (result i32) (unreachable))
+  (func (export "pulse_check_output_ptr") (result i32) (unreachable))
+  (func (export "pulse_check_output_len") (result i32) (unreachable))
+  (func (export "pulse_defaults_ptr") (result i32) (unreachable))
+  (func (export "pulse_defaults_len") (result i32) (unreachable))
 )`;
 }
 
@@ -75,6 +85,13 @@ describe('internal failure → 500 -32603', () => {
       }
     }, 60_000);
   }
+});
+
+describe("the host's own 500", () => {
+  it('is byte for byte the reply the core chooses for a host that cannot ask it', () => {
+    const engine = Engine.create('{}');
+    expect(engine.fault('internal')).toEqual(internalError());
+  });
 });
 
 describe('internal failure on the Node host', () => {

@@ -255,9 +255,9 @@ describe('the core executes the compiled manifest', () => {
     expect(callTool(engine, 'read', { id: 'missing' }).body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Entry not found' }] });
     expect(callTool(engine, 'list', {}).body.result.structuredContent).toEqual({ entries: ENTRIES.map((e) => ({ id: e.id })), truncated: false });
 
-    const echo = callTool(engine, 'remote.echo', { n: 3, junk: 'x' }, () => ({ ok: true, status: 200, body: '{"n":4,"more":[1.50]}' }));
-    expect(echo.instructions[0]).toEqual({
-      kind: 'backend',
+    const echo = callTool(engine, 'remote.echo', { n: 3, junk: 'x' }, () => ({ status: 200, body: '{"n":4,"more":[1.50]}' }));
+    expect(echo.effects[0]).toEqual({
+      kind: 'http',
       backend: 'api',
       method: 'POST',
       url: 'https://api.example/base/v1/echo',
@@ -267,11 +267,11 @@ describe('the core executes the compiled manifest', () => {
       timeoutMs: 3000,
     });
     expect(echo.body.result.structuredContent).toEqual({ n: 4, more: [1.5] });
-    const refused = callTool(engine, 'remote.echo', { n: 1 }, () => ({ ok: false, reason: 'refused' }));
+    const refused = callTool(engine, 'remote.echo', { n: 1 }, () => ({ failed: 'unreachable' }));
     expect([refused.status, refused.body.error.code]).toEqual([502, -32603]);
 
-    const js = callTool(engine, 'js_tool', {}, () => ({ ok: false }));
-    expect(js.instructions[0]).toEqual({ kind: 'handler', op: 'js_tool', timeoutMs: 4000 });
+    const js = callTool(engine, 'js_tool', {}, () => ({ failed: true }));
+    expect(js.effects[0]).toEqual({ kind: 'handler', op: 'js_tool', timeoutMs: 4000 });
     expect(js.body.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Tool execution failed' }] });
   });
 

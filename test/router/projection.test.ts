@@ -190,7 +190,7 @@ describe('projection agrees with the core codec program', () => {
     const doubles = fc.array(fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 })), { minLength: 1, maxLength: 40 });
     fc.assert(
       fc.property(doubles, (xs) => {
-        const r = callTool(engine, 'out', {}, () => ({ ok: true, output: xs }));
+        const r = callTool(engine, 'out', {}, () => ({ output: xs }));
         expect(r.body.result.content[0].text).toBe(JSON.stringify(xs));
       }),
       { numRuns: 150 },
@@ -204,7 +204,7 @@ describe('projection agrees with the core codec program', () => {
         const validate = ajv.compile(JSON.parse(manifest.list)[1].outputSchema);
         const engine = engineFor(manifest);
         for (const v of values) {
-          const r = callTool(engine, 'out', {}, () => ({ ok: true, output: v }));
+          const r = callTool(engine, 'out', {}, () => ({ output: v }));
           expect(r.status).toBe(200);
           const res = r.body.result;
           if (validate(v)) expect(res.isError, JSON.stringify(v)).toBe(false);

@@ -1,4 +1,5 @@
-//! The C ABI of `pulse-core` (docs/contracts.md §2) for JavaScript hosts of the wasm32 build.
+//! The C ABI of `pulse-core` (docs/contracts.md §2) for JavaScript hosts of the wasm32 build: the
+//! only place where heads, replies and effects travel as bytes (their forms are in `record.rs`).
 //!
 //! Engines and requests live in two handle slabs owned by the module's single thread: on
 //! wasm32-unknown-unknown there is exactly one thread, so a `thread_local!` is one static, and the
@@ -11,10 +12,13 @@
 use std::alloc::{self, Layout};
 use std::cell::RefCell;
 
+use crate::effect::{HandlerAnswer, HttpAnswer, HttpFailure};
 use crate::engine::{Action, Engine, Fault, Request};
-use crate::limits::Limits;
 use crate::json::write;
+use crate::limits::Limits;
 use crate::tools::Direction;
+
+use crate::record;
 
 const MAX_SLOTS: usize = 0xffff;
 
@@ -78,9 +82,15 @@ impl<T> Slab<T> {
     }
 }
 
+/// A request and the bytes of its last `Respond` (a reply record) or `Perform` (effect JSON).
+struct Open {
+    request: Request,
+    output: Vec<u8>,
+}
+
 struct Handles {
     engines: Slab<Engine>,
-    requests: Slab<Request>,
+    requests: Slab<Open>,
     last_error: String,
     /// Output of the last `pulse_engine_check` or `pulse_engine_fault`; valid until the next such call.
     check_output: Vec<u8>,
@@ -115,13 +125,29 @@ unsafe fn bytes<'a>(ptr: *const u8, len: u32) -> &'a [u8] {
     unsafe { std::slice::from_raw_parts(ptr, len as usize) }
 }
 
-/// Runs one request step; an unknown handle is host misuse.
-fn step(req: u32, f: impl FnOnce(&mut Request) -> u32) -> u32 {
-    with(|h| h.requests.get(req).map_or(3, f))
-}
-
-fn code(a: Action<'_>) -> u32 {
-    a.code()
+/// Runs one request step and encodes what the host must read; an unknown handle is misuse.
+fn step(req: u32, f: impl FnOnce(&mut Request) -> Action) -> u32 {
+    with(|h| match h.requests.get(req) {
+        None => 3,
+        Some(open) => {
+            let action = f(&mut open.request);
+            open.output.clear();
+            match action {
+                Action::Respond => {
+                    if let Some(r) = open.request.reply() {
+                        record::reply(&mut open.output, r);
+                    }
+                }
+                Action::Perform => {
+                    if let Some(e) = open.request.effect() {
+                        record::effect(&mut open.output, e);
+                    }
+                }
+                Action::Continue | Action::Misuse => {}
+            }
+            action.code()
+        }
+    })
 }
 
 /// Allocates a scratch buffer of `len` bytes for the host; null when memory is exhausted.
@@ -248,15 +274,17 @@ pub unsafe extern "C" fn pulse_engine_check(
 }
 
 /// The reply record (docs/contracts.md §3.2) to an HTTP fault the host's own parser detected:
-/// `fault` 0 body interrupted (408), 1 malformed framing (400), 2 head too large (431). Output as
-/// `pulse_check_output_*`. Returns 1, or 0 for an unknown engine or fault code.
+/// `fault` 0 body interrupted (408), 1 malformed framing (400), 2 head too large (431), 3 the
+/// host's own 500 when the core cannot answer. Output as `pulse_check_output_*`. Returns 1, or 0
+/// for an unknown engine or fault code.
 #[no_mangle]
 pub extern "C" fn pulse_engine_fault(engine: u32, fault: u32) -> u32 {
     with(|h| {
         h.check_output.clear();
         match (h.engines.get(engine), Fault::from_code(fault)) {
             (Some(e), Some(f)) => {
-                h.check_output = e.fault(f);
+                let reply = e.fault(f);
+                record::reply(&mut h.check_output, &reply);
                 1
             }
             _ => 0,
@@ -296,20 +324,28 @@ pub extern "C" fn pulse_check_output_len() -> u32 {
 pub extern "C" fn pulse_request_new(engine: u32, now: f64) -> u32 {
     with(|h| match h.engines.get(engine) {
         Some(e) => {
-            let req = e.request(now);
-            h.requests.insert(req)
+            let request = e.request(now);
+            h.requests.insert(Open {
+                request,
+                output: Vec::new(),
+            })
         }
         None => 0,
     })
 }
 
+/// The head record (docs/contracts.md §3.1); a record that is not one is host misuse.
+///
 /// # Safety
 /// `ptr..ptr+len` must be readable host memory (see `bytes`).
 #[no_mangle]
 pub unsafe extern "C" fn pulse_request_head(req: u32, ptr: *const u8, len: u32, now: f64) -> u32 {
     // SAFETY: passed on from this function's contract.
-    let record = unsafe { bytes(ptr, len) };
-    step(req, |r| code(r.head(record, now)))
+    let bytes = unsafe { bytes(ptr, len) };
+    step(req, |r| match record::head(bytes) {
+        Some((method, target, lines)) => r.head(method, target, lines, now),
+        None => Action::Misuse,
+    })
 }
 
 /// # Safety
@@ -318,37 +354,90 @@ pub unsafe extern "C" fn pulse_request_head(req: u32, ptr: *const u8, len: u32, 
 pub unsafe extern "C" fn pulse_request_body(req: u32, ptr: *const u8, len: u32, now: f64) -> u32 {
     // SAFETY: passed on from this function's contract.
     let chunk = unsafe { bytes(ptr, len) };
-    step(req, |r| code(r.body(chunk, now)))
+    step(req, |r| r.body(chunk, now))
 }
 
 #[no_mangle]
 pub extern "C" fn pulse_request_end(req: u32, now: f64) -> u32 {
-    step(req, |r| code(r.end(now)))
+    step(req, |r| r.end(now))
 }
 
 #[no_mangle]
 pub extern "C" fn pulse_request_abort(req: u32, now: f64) -> u32 {
-    step(req, |r| code(r.abort(now)))
+    step(req, |r| r.abort(now))
 }
 
 #[no_mangle]
 pub extern "C" fn pulse_request_tick(req: u32, now: f64) -> u32 {
-    step(req, |r| code(r.tick(now)))
+    step(req, |r| r.tick(now))
 }
 
+/// The pending HTTP effect's response: its status and the body bytes read (the host stops
+/// reading once more than the effect's `maxBytes` arrived).
+///
 /// # Safety
 /// `ptr..ptr+len` must be readable host memory (see `bytes`).
 #[no_mangle]
-pub unsafe extern "C" fn pulse_request_resume(req: u32, ptr: *const u8, len: u32, now: f64) -> u32 {
+pub unsafe extern "C" fn pulse_request_http_response(
+    req: u32,
+    status: u32,
+    ptr: *const u8,
+    len: u32,
+    now: f64,
+) -> u32 {
     // SAFETY: passed on from this function's contract.
-    let payload = unsafe { bytes(ptr, len) };
-    step(req, |r| code(r.resume(payload, now)))
+    let body = unsafe { bytes(ptr, len) };
+    step(req, |r| match u16::try_from(status) {
+        Ok(status) if (100..=599).contains(&status) => {
+            r.answer_http(HttpAnswer::Response { status, body }, now)
+        }
+        _ => Action::Misuse,
+    })
+}
+
+/// The pending HTTP effect produced no response: `reason` 0 unreachable, 1 its own time budget
+/// ran out.
+#[no_mangle]
+pub extern "C" fn pulse_request_http_failure(req: u32, reason: u32, now: f64) -> u32 {
+    step(req, |r| match reason {
+        0 => r.answer_http(HttpAnswer::Failed(HttpFailure::Unreachable), now),
+        1 => r.answer_http(HttpAnswer::Failed(HttpFailure::TimedOut), now),
+        _ => Action::Misuse,
+    })
+}
+
+/// The pending handler effect's output, as JSON text.
+///
+/// # Safety
+/// `ptr..ptr+len` must be readable host memory (see `bytes`).
+#[no_mangle]
+pub unsafe extern "C" fn pulse_request_handler_output(
+    req: u32,
+    ptr: *const u8,
+    len: u32,
+    now: f64,
+) -> u32 {
+    // SAFETY: passed on from this function's contract.
+    let output = unsafe { bytes(ptr, len) };
+    step(req, |r| {
+        r.answer_handler(HandlerAnswer::Output(output), now)
+    })
+}
+
+/// The pending handler effect failed (thrown, rejected, timed out, or no handler here).
+#[no_mangle]
+pub extern "C" fn pulse_request_handler_failure(req: u32, now: f64) -> u32 {
+    step(req, |r| r.answer_handler(HandlerAnswer::Failed, now))
 }
 
 /// `0` for an unknown handle.
 #[no_mangle]
 pub extern "C" fn pulse_request_timeout_ms(req: u32, now: f64) -> f64 {
-    with(|h| h.requests.get(req).map_or(0.0, |r| r.timeout_ms(now)))
+    with(|h| {
+        h.requests
+            .get(req)
+            .map_or(0.0, |o| o.request.timeout_ms(now))
+    })
 }
 
 /// Valid until the next call on `req` (the buffer belongs to the request).
@@ -357,13 +446,13 @@ pub extern "C" fn pulse_output_ptr(req: u32) -> *const u8 {
     with(|h| {
         h.requests
             .get(req)
-            .map_or(std::ptr::null(), |r| r.output().as_ptr())
+            .map_or(std::ptr::null(), |o| o.output.as_ptr())
     })
 }
 
 #[no_mangle]
 pub extern "C" fn pulse_output_len(req: u32) -> u32 {
-    with(|h| h.requests.get(req).map_or(0, |r| r.output().len() as u32))
+    with(|h| h.requests.get(req).map_or(0, |o| o.output.len() as u32))
 }
 
 #[no_mangle]
@@ -416,7 +505,7 @@ mod tests {
             assert_eq!(pulse_request_end(r, 3.0), 1);
             assert!(output(r).starts_with(b"200\r\n"));
             assert_eq!(pulse_request_tick(r, 4.0), 1, "RESPOND again after RESPOND");
-            assert_eq!(pulse_request_resume(r, std::ptr::null(), 0, 4.0), 1);
+            assert_eq!(pulse_request_handler_failure(r, 4.0), 1);
             pulse_request_free(r);
             assert_eq!(pulse_request_end(r, 5.0), 3, "freed request is misuse");
             assert_eq!(pulse_output_len(r), 0);

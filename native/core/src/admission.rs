@@ -12,7 +12,7 @@ pub enum Refusal {
     TooLarge,
 }
 
-pub fn check(config: &Config, head: &Head<'_>) -> Result<(), Refusal> {
+pub fn check(config: &Config, head: &Head) -> Result<(), Refusal> {
     if head.path != config.path.as_bytes() {
         return Err(Refusal::Empty(404));
     }
@@ -49,7 +49,7 @@ pub fn check(config: &Config, head: &Head<'_>) -> Result<(), Refusal> {
 }
 
 /// The declared body length when it is within `limit`: only a capacity hint, never trusted.
-pub fn size_hint(head: &Head<'_>, limit: usize) -> usize {
+pub fn size_hint(head: &Head, limit: usize) -> usize {
     match head.get(Field::ContentLength).map(std::str::from_utf8) {
         Some(Ok(s)) => match s.parse::<usize>() {
             Ok(n) if n <= limit => n,

@@ -4,7 +4,7 @@ use crate::discover::Fragments;
 use crate::errors::{self, RpcError, INVALID_PARAMS};
 use crate::json::{write, Object, Str, Value};
 use crate::limits::Limits;
-use crate::response::{self, Timing};
+use crate::reply::{result_prefix, Reply, Timing};
 use crate::tools::ToolResult;
 
 /// `tools/list` takes nothing but `_meta` (no pagination, so a cursor is refused).
@@ -43,16 +43,10 @@ pub fn call_params<'p>(
 /// A complete tool result as a 200 reply: the modern envelope (resultType, serverInfo `_meta`,
 /// structuredContent of any JSON type) or the 2025-06-18 one (no resultType, structuredContent
 /// only when it is an object).
-pub fn frame(
-    out: &mut Vec<u8>,
-    r: &ToolResult,
-    id: &[u8],
-    legacy: bool,
-    frags: &Fragments,
-    limits: &Limits,
-) {
-    let start = response::begin(out, 200, Timing::AfterBody);
-    response::result_prefix(out, id);
+pub fn frame(r: &ToolResult, id: &[u8], legacy: bool, frags: &Fragments, limits: &Limits) -> Reply {
+    let mut reply = Reply::json(200, Timing::AfterBody);
+    let out = &mut reply.body;
+    result_prefix(out, id);
     let result_start = out.len();
     out.extend_from_slice(if legacy {
         b"{\"content\":[{\"type\":\"text\",\"text\":" as &[u8]
@@ -78,22 +72,15 @@ pub fn frame(
     }
     out.push(b'}');
     if out.len() - result_start > limits.tool_result_bytes {
-        response::internal_error(
-            out,
-            limits.response_bytes,
-            Some(id),
+        return Reply::internal(
             errors::TOOL_RESULT_TOO_LARGE,
+            Some(id),
+            Timing::AfterBody,
+            limits.response_bytes,
         );
-        return;
     }
     out.push(b'}');
-    response::finish(
-        out,
-        start,
-        limits.response_bytes,
-        Some(id),
-        Timing::AfterBody,
-    );
+    reply.within(limits.response_bytes, Some(id))
 }
 
 #[cfg(test)]
@@ -107,10 +94,8 @@ mod tests {
             .unwrap()
     }
 
-    fn body(out: &[u8]) -> (&str, &str) {
-        let text = std::str::from_utf8(out).unwrap();
-        let (head, body) = text.split_once("\r\n\r\n").unwrap();
-        (head, body)
+    fn body(r: &Reply) -> (u16, &str) {
+        (r.status, std::str::from_utf8(&r.body).unwrap())
     }
 
     fn result(text: &str, structured: Option<&str>, is_error: bool) -> ToolResult {
@@ -124,9 +109,7 @@ mod tests {
     #[test]
     fn modern_and_legacy_envelopes() {
         let (f, limits) = (frags(), Limits::DEFAULT);
-        let mut out = Vec::new();
-        frame(
-            &mut out,
+        let mut out = frame(
             &result("{\"t\":1}", Some("{\"t\":1}"), false),
             b"3",
             false,
@@ -136,12 +119,11 @@ mod tests {
         assert_eq!(
             body(&out),
             (
-                "200\r\ncontent-type: application/json\r\ncache-control: no-store",
+                200,
                 r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"{\"t\":1}"}],"structuredContent":{"t":1},"isError":false,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}}"#
             )
         );
-        frame(
-            &mut out,
+        out = frame(
             &result("{\"t\":1}", Some("{\"t\":1}"), false),
             b"3",
             true,
@@ -153,35 +135,14 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"{\"t\":1}"}],"structuredContent":{"t":1},"isError":false}}"#
         );
         // 2025-06-18 structuredContent must be an object: other values travel as text only.
-        frame(
-            &mut out,
-            &result("[1]", Some("[1]"), false),
-            b"3",
-            true,
-            &f,
-            &limits,
-        );
+        out = frame(&result("[1]", Some("[1]"), false), b"3", true, &f, &limits);
         assert_eq!(
             body(&out).1,
             r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"[1]"}],"isError":false}}"#
         );
-        frame(
-            &mut out,
-            &result("[1]", Some("[1]"), false),
-            b"3",
-            false,
-            &f,
-            &limits,
-        );
+        out = frame(&result("[1]", Some("[1]"), false), b"3", false, &f, &limits);
         assert!(body(&out).1.contains(r#""structuredContent":[1],"#));
-        frame(
-            &mut out,
-            &result("failed", None, true),
-            b"\"x\"",
-            false,
-            &f,
-            &limits,
-        );
+        out = frame(&result("failed", None, true), b"\"x\"", false, &f, &limits);
         assert!(body(&out)
             .1
             .contains(r#""content":[{"type":"text","text":"failed"}],"isError":true,"_meta""#));
@@ -190,25 +151,25 @@ mod tests {
     #[test]
     fn tool_result_budget_counts_the_whole_result_object() {
         let f = frags();
-        let mut out = Vec::new();
+        let mut out;
         let r = result("abc", None, false);
-        frame(&mut out, &r, b"1", true, &f, &Limits::DEFAULT);
+        out = frame(&r, b"1", true, &f, &Limits::DEFAULT);
         let exact = body(&out).1.len() - r#"{"jsonrpc":"2.0","id":1,"result":}"#.len();
         let limits = Limits {
             tool_result_bytes: exact,
             ..Limits::DEFAULT
         };
-        frame(&mut out, &r, b"1", true, &f, &limits);
-        assert!(out.starts_with(b"200\r\n"), "exactly at the budget");
+        out = frame(&r, b"1", true, &f, &limits);
+        assert_eq!(out.status, 200, "exactly at the budget");
         let limits = Limits {
             tool_result_bytes: exact - 1,
             ..Limits::DEFAULT
         };
-        frame(&mut out, &r, b"1", true, &f, &limits);
+        out = frame(&r, b"1", true, &f, &limits);
         assert_eq!(
             body(&out),
             (
-                "500\r\ncontent-type: application/json\r\ncache-control: no-store",
+                500,
                 r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Tool result too large"}}"#
             )
         );
@@ -217,14 +178,12 @@ mod tests {
     #[test]
     fn response_budget_applies_after_the_tool_budget() {
         let f = frags();
-        let mut out = Vec::new();
         let limits = Limits {
             request_bytes: 100,
             response_bytes: 612,
             ..Limits::DEFAULT
         };
-        frame(
-            &mut out,
+        let out = frame(
             &result(&"x".repeat(700), None, false),
             b"1",
             false,

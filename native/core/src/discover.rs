@@ -1,28 +1,27 @@
-//! Static reply parts of the modern profile, built once per engine: `server/discover`, the
-//! `tools/list` result and the serverInfo `_meta` every result carries. Per request only the id is
-//! spliced in front (`{"jsonrpc":"2.0","id":<id>,"result":` + fragment).
+//! Static result objects, built once per engine: `server/discover`, the legacy `initialize`, both
+//! forms of `tools/list` and the serverInfo `_meta` every modern result carries. Per request only
+//! the envelope and id are written around them.
 use crate::config::Config;
 use crate::json::write;
+use crate::methods;
+use crate::reply::RESULT_ENVELOPE_BYTES;
 
 pub const MODERN_REVISION: &str = "2026-07-28";
 
 pub struct Fragments {
     /// `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":…,"version":…}}`
     pub server_meta: Vec<u8>,
-    /// `{"name":…,"version":…}`
-    pub server_info: Vec<u8>,
-    /// `{}` or `{"tools":{"listChanged":false}}`
-    pub capabilities: Vec<u8>,
-    /// The discover result object followed by the envelope's closing brace.
+    /// The `server/discover` result object.
     pub discover: Vec<u8>,
-    /// The modern `tools/list` result object and closing brace (empty without tools).
+    /// The legacy `initialize` result object.
+    pub initialize: Vec<u8>,
+    /// The modern `tools/list` result object (empty without tools).
     pub tools_list: Vec<u8>,
-    /// `data` of `-32022` on the modern path: `{"supported":[…],"requested":` (caller appends).
+    /// The legacy `tools/list` result object, `{"tools":[…]}` (empty without tools).
+    pub legacy_tools_list: Vec<u8>,
+    /// `data` of `-32022`: `{"supported":[…],"requested":` (caller appends).
     pub unsupported_prefix: Vec<u8>,
 }
-
-/// Bytes of `{"jsonrpc":"2.0","id":` + `,"result":`.
-pub const RESULT_ENVELOPE_BYTES: usize = 32;
 
 impl Fragments {
     pub fn build(config: &Config) -> Result<Fragments, &'static str> {
@@ -36,31 +35,35 @@ impl Fragments {
         server_meta.extend_from_slice(&server_info);
         server_meta.push(b'}');
 
-        let capabilities: &[u8] = if config.tools.is_some() {
-            b"{\"tools\":{\"listChanged\":false}}"
-        } else {
-            b"{}"
-        };
-
         let mut discover = b"{\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":".to_vec();
-        discover.extend_from_slice(capabilities);
+        discover.extend_from_slice(&methods::capabilities(config, false));
         discover.extend_from_slice(b",\"ttlMs\":0,\"cacheScope\":\"private\",");
         discover.extend_from_slice(&server_meta);
-        discover.extend_from_slice(b"}}");
+        discover.push(b'}');
+
+        let mut initialize = b"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":".to_vec();
+        initialize.extend_from_slice(&methods::capabilities(config, true));
+        initialize.extend_from_slice(b",\"serverInfo\":");
+        initialize.extend_from_slice(&server_info);
+        initialize.push(b'}');
 
         let mut tools_list = Vec::new();
+        let mut legacy_tools_list = Vec::new();
         if let Some(tools) = &config.tools {
             tools_list.extend_from_slice(b"{\"resultType\":\"complete\",\"tools\":");
             tools_list.extend_from_slice(tools.list_json());
             tools_list.extend_from_slice(b",\"ttlMs\":0,\"cacheScope\":\"private\",");
             tools_list.extend_from_slice(&server_meta);
-            tools_list.extend_from_slice(b"}}");
+            tools_list.push(b'}');
             // The largest id is bounded by the request budget; the list must fit beside it.
             if RESULT_ENVELOPE_BYTES + config.limits.request_bytes + tools_list.len()
                 > config.limits.response_bytes
             {
                 return Err("tools: the tool list does not fit limits.responseBytes");
             }
+            legacy_tools_list.extend_from_slice(b"{\"tools\":");
+            legacy_tools_list.extend_from_slice(tools.list_json());
+            legacy_tools_list.push(b'}');
         }
 
         let mut unsupported_prefix = b"{\"supported\":[\"2026-07-28\"".to_vec();
@@ -71,10 +74,10 @@ impl Fragments {
 
         Ok(Fragments {
             server_meta,
-            server_info,
-            capabilities: capabilities.to_vec(),
             discover,
+            initialize,
             tools_list,
+            legacy_tools_list,
             unsupported_prefix,
         })
     }
@@ -107,9 +110,13 @@ mod tests {
         let f = Fragments::build(&c).unwrap();
         assert_eq!(
             std::str::from_utf8(&f.discover).unwrap(),
-            r#"{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"p\"x","version":"1"}}}}"#
+            r#"{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"p\"x","version":"1"}}}"#
         );
         assert!(f.tools_list.is_empty());
+        assert_eq!(
+            std::str::from_utf8(&f.initialize).unwrap(),
+            r#"{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"p\"x","version":"1"}}"#
+        );
         assert_eq!(
             unsupported_data(&f.unsupported_prefix, Some("x")),
             br#"{"supported":["2026-07-28"],"requested":"x"}"#

@@ -1,6 +1,6 @@
 //! The engine (immutable, built once from the configuration) and the per-request state machine:
-//! `head → body* → end`, then possibly `CALL → resume` rounds, with `abort`/`tick` at any point.
-//! State per request is the kept MCP headers, the bounded body parser, or one pending tool call.
+//! `head → body* → end`, then possibly rounds of `Perform → answer`, with `abort`/`tick` at any
+//! point. State per request is the kept MCP headers, the bounded body parser, or one pending effect.
 use std::rc::Rc;
 
 use crate::admission::{self, Refusal};
@@ -8,29 +8,55 @@ use crate::calls;
 use crate::config::{Config, ConfigError};
 use crate::deadline::Deadline;
 use crate::discover::Fragments;
+use crate::effect::{Answer, Effect, HandlerAnswer, HttpAnswer};
 use crate::envelope::{self, meta, Envelope, PROTOCOL_VERSION_KEY};
 use crate::errors::{
     self, RpcError, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR,
 };
-use crate::head::{self, HeadError, Kept};
+use crate::head::{Head, HeadError, Kept};
 use crate::json::{JsonError, Parser, Value};
 use crate::jsonrpc::{self, RpcCall, RpcStep};
-use crate::legacy::{self, LegacyFragments};
+use crate::legacy;
 use crate::limits::Limits;
+use crate::methods::{Dispatch, Served};
 use crate::modern;
-use crate::response::{self, Timing};
+use crate::reply::{Reply, Timing};
 use crate::tools::{Step, ToolCall, Tools};
 
 struct Inner {
     config: Config,
     frags: Fragments,
-    legacy: LegacyFragments,
 }
 
 /// An immutable engine; cloning shares it (requests keep it alive).
 #[derive(Clone)]
 pub struct Engine {
     inner: Rc<Inner>,
+}
+
+/// HTTP-level faults a host's own parser reports (the core never sees such a request).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The connection ended before the declared body did.
+    BodyInterrupted,
+    /// The request could not be framed (bad chunking, conflicting lengths, a bad request line).
+    MalformedFraming,
+    /// The request head exceeds the host's header limits.
+    HeadTooLarge,
+    /// The core itself could not answer (a trap, or a broken contract): what the host sends then.
+    Internal,
+}
+
+impl Fault {
+    pub fn from_code(code: u32) -> Option<Fault> {
+        match code {
+            0 => Some(Fault::BodyInterrupted),
+            1 => Some(Fault::MalformedFraming),
+            2 => Some(Fault::HeadTooLarge),
+            3 => Some(Fault::Internal),
+            _ => None,
+        }
+    }
 }
 
 impl Engine {
@@ -41,13 +67,8 @@ impl Engine {
 
     pub fn from_config(config: Config) -> Result<Engine, ConfigError> {
         let frags = Fragments::build(&config).map_err(String::from)?;
-        let legacy = LegacyFragments::build(&frags, config.tools.as_ref().map(|t| t.list_json()));
         Ok(Engine {
-            inner: Rc::new(Inner {
-                config,
-                frags,
-                legacy,
-            }),
+            inner: Rc::new(Inner { config, frags }),
         })
     }
 
@@ -62,21 +83,17 @@ impl Engine {
 
     /// The reply to a fault the host's own HTTP layer detected before or instead of the core: the
     /// same bytes the core would choose, so every host answers it alike.
-    pub fn fault(&self, fault: Fault) -> Vec<u8> {
+    pub fn fault(&self, fault: Fault) -> Reply {
         let budget = self.inner.config.limits.response_bytes;
-        let mut out = Vec::new();
         match fault {
-            Fault::BodyInterrupted => {
-                let e = RpcError::new(408, INVALID_REQUEST, errors::BODY_INTERRUPTED);
-                response::error(&mut out, budget, &e, None, Timing::Early);
-            }
+            Fault::BodyInterrupted => interrupted_body(budget),
             Fault::MalformedFraming => {
                 let e = RpcError::new(400, INVALID_REQUEST, errors::MALFORMED_FRAMING);
-                response::error(&mut out, budget, &e, None, Timing::Early);
+                Reply::error(&e, None, Timing::Early, budget)
             }
-            Fault::HeadTooLarge => response::empty(&mut out, 431, Timing::Early),
+            Fault::HeadTooLarge => Reply::empty(431, Timing::Early),
+            Fault::Internal => Reply::internal_error(),
         }
-        out
     }
 
     /// Starts one request; its deadline runs from `now`.
@@ -85,53 +102,32 @@ impl Engine {
             engine: Rc::clone(&self.inner),
             deadline: Deadline::new(now, self.inner.config.limits.deadline_ms),
             state: State::Fresh,
-            out: Vec::new(),
+            reply: None,
+            effect: None,
         }
     }
 }
 
-/// HTTP-level faults a host's own parser reports (the core never sees such a request).
+/// What the host does next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// The connection ended before the declared body did.
-    BodyInterrupted,
-    /// The request could not be framed (bad chunking, conflicting lengths, a bad request line).
-    MalformedFraming,
-    /// The request head exceeds the host's header limits.
-    HeadTooLarge,
-}
-
-impl Fault {
-    pub fn from_code(code: u32) -> Option<Fault> {
-        match code {
-            0 => Some(Fault::BodyInterrupted),
-            1 => Some(Fault::MalformedFraming),
-            2 => Some(Fault::HeadTooLarge),
-            _ => None,
-        }
-    }
-}
-
-/// What the host does next. The byte slices stay valid until the next call on the request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action<'r> {
-    /// Feed more body (or, while a call is pending, keep waiting).
+pub enum Action {
+    /// Feed more body (or, while an effect is pending, keep waiting).
     Continue,
-    /// Send this response record (docs/contracts.md §3.2); the request is finished.
-    Respond(&'r [u8]),
-    /// Perform this outbound instruction (§3.3) and answer with `resume`.
-    Call(&'r [u8]),
-    /// The host called out of order; it answers 500 on its own.
+    /// Send [`Request::reply`]; the request is finished.
+    Respond,
+    /// Perform [`Request::effect`] and report it with [`Request::answer`].
+    Perform,
+    /// The host called out of order; it sends [`Reply::internal_error`] on its own.
     Misuse,
 }
 
-impl Action<'_> {
+impl Action {
     /// The ABI code of the action (docs/contracts.md §2).
     pub fn code(&self) -> u32 {
         match self {
             Action::Continue => 0,
-            Action::Respond(_) => 1,
-            Action::Call(_) => 2,
+            Action::Respond => 1,
+            Action::Perform => 2,
             Action::Misuse => 3,
         }
     }
@@ -152,13 +148,14 @@ pub struct Request {
     engine: Rc<Inner>,
     deadline: Deadline,
     state: State,
-    out: Vec<u8>,
+    reply: Option<Reply>,
+    effect: Option<Effect>,
 }
 
-/// One call waiting for `resume`: the tools side's state and the id to echo (empty for a
-/// JSON-RPC notification, which gets no reply).
+/// One effect waiting for its answer: how to continue, and the id to echo (empty for a JSON-RPC
+/// notification, which gets no reply).
 struct Pending {
-    call: Resumable,
+    resume: Resumable,
     id: Vec<u8>,
 }
 
@@ -171,10 +168,21 @@ enum Resumable {
     Rpc(RpcCall),
 }
 
+/// How a complete body was decided.
+enum Decided {
+    Respond(Reply),
+    Perform(Effect, Pending),
+}
+
 impl Request {
-    /// The payload of the last `Respond`/`Call`.
-    pub fn output(&self) -> &[u8] {
-        &self.out
+    /// The reply, once the last action was `Respond`.
+    pub fn reply(&self) -> Option<&Reply> {
+        self.reply.as_ref()
+    }
+
+    /// The effect to perform, while the last action was `Perform`.
+    pub fn effect(&self) -> Option<&Effect> {
+        self.effect.as_ref()
     }
 
     pub fn is_finished(&self) -> bool {
@@ -189,55 +197,57 @@ impl Request {
         }
     }
 
-    fn respond(&mut self) -> Action<'_> {
+    fn respond(&mut self, reply: Reply) -> Action {
         self.state = State::Done;
-        Action::Respond(&self.out)
+        self.effect = None;
+        self.reply = Some(reply);
+        Action::Respond
     }
 
     /// 408 for whatever phase the request is in: before the body is complete `-32600` without id;
-    /// during a pending call `-32603` with the id.
-    fn interrupted(&mut self) -> Action<'_> {
+    /// during a pending effect `-32603` with the id.
+    fn interrupted(&mut self) -> Action {
         let budget = self.engine.config.limits.response_bytes;
-        match std::mem::replace(&mut self.state, State::Done) {
+        let reply = match std::mem::replace(&mut self.state, State::Done) {
             State::Pending(Pending { id, .. }) => {
                 let e = RpcError::new(408, INTERNAL_ERROR, errors::CALL_INTERRUPTED);
-                response::error(&mut self.out, budget, &e, Some(&id), Timing::AfterBody);
+                Reply::error(&e, Some(&id), Timing::AfterBody, budget)
             }
-            _ => {
-                let e = RpcError::new(408, INVALID_REQUEST, errors::BODY_INTERRUPTED);
-                response::error(&mut self.out, budget, &e, None, Timing::Early);
-            }
-        }
-        self.respond()
+            _ => interrupted_body(budget),
+        };
+        self.respond(reply)
     }
 
-    pub fn head(&mut self, record: &[u8], now: f64) -> Action<'_> {
+    /// The request head: method, raw target (path and query) and every header line in arrival
+    /// order. Rust hosts call this directly; the C ABI decodes its head record into the same call.
+    pub fn head<I, N, V>(&mut self, method: &[u8], target: &[u8], lines: I, now: f64) -> Action
+    where
+        I: IntoIterator<Item = (N, V)>,
+        N: AsRef<[u8]>,
+        V: AsRef<[u8]>,
+    {
         match self.state {
             State::Fresh => {}
-            State::Done => return Action::Respond(&self.out),
+            State::Done => return Action::Respond,
             _ => return Action::Misuse,
         }
         if self.deadline.expired(now) {
             return self.interrupted();
         }
-        let config = &self.engine.config;
-        let mut head = match head::parse(record) {
+        let mut head = match Head::read(method, target, lines) {
             Ok(h) => h,
-            Err(HeadError::TooLarge) => {
-                response::empty(&mut self.out, 431, Timing::Early);
-                return self.respond();
-            }
+            Err(HeadError::TooLarge) => return self.respond(Reply::empty(431, Timing::Early)),
             Err(HeadError::Malformed) => return Action::Misuse,
         };
+        let config = &self.engine.config;
         match admission::check(config, &head) {
             Ok(()) => {}
             Err(Refusal::Empty(status)) => {
-                response::empty(&mut self.out, status, Timing::Early);
-                return self.respond();
+                return self.respond(Reply::empty(status, Timing::Early))
             }
             Err(Refusal::TooLarge) => {
-                too_large(&mut self.out, config.limits.response_bytes);
-                return self.respond();
+                let reply = too_large(config.limits.response_bytes);
+                return self.respond(reply);
             }
         }
         let parser = Parser::with_capacity(
@@ -252,42 +262,44 @@ impl Request {
         Action::Continue
     }
 
-    pub fn body(&mut self, chunk: &[u8], now: f64) -> Action<'_> {
+    pub fn body(&mut self, chunk: &[u8], now: f64) -> Action {
         match self.state {
             State::Body { .. } => {}
-            State::Done => return Action::Respond(&self.out),
+            State::Done => return Action::Respond,
             _ => return Action::Misuse,
         }
         if self.deadline.expired(now) {
             return self.interrupted();
         }
         let limits = self.engine.config.limits;
-        if let State::Body {
-            parser, received, ..
-        } = &mut self.state
-        {
-            // The verdict follows byte positions, not chunking: the admitted prefix of a chunk that
-            // crosses the limit is parsed first, so a parse error before the limit still wins.
-            let room = limits.request_bytes - *received;
-            let over = chunk.len() > room;
-            let admitted = if over { &chunk[..room] } else { chunk };
-            *received += admitted.len();
-            if let Err(e) = parser.feed(admitted) {
-                parse_error(&mut self.out, limits.response_bytes, &e, Timing::Early);
-                return self.respond();
+        let verdict = match &mut self.state {
+            State::Body {
+                parser, received, ..
+            } => {
+                // The verdict follows byte positions, not chunking: the admitted prefix of a chunk
+                // that crosses the limit is parsed first, so a parse error before the limit wins.
+                let room = limits.request_bytes - *received;
+                let over = chunk.len() > room;
+                let admitted = if over { &chunk[..room] } else { chunk };
+                *received += admitted.len();
+                match parser.feed(admitted) {
+                    Err(e) => Some(parse_error(&e, Timing::Early, limits.response_bytes)),
+                    Ok(()) if over => Some(too_large(limits.response_bytes)),
+                    Ok(()) => None,
+                }
             }
-            if over {
-                too_large(&mut self.out, limits.response_bytes);
-                return self.respond();
-            }
+            _ => unreachable!("checked above"),
+        };
+        match verdict {
+            Some(reply) => self.respond(reply),
+            None => Action::Continue,
         }
-        Action::Continue
     }
 
-    pub fn end(&mut self, now: f64) -> Action<'_> {
+    pub fn end(&mut self, now: f64) -> Action {
         match self.state {
             State::Body { .. } => {}
-            State::Done => return Action::Respond(&self.out),
+            State::Done => return Action::Respond,
             _ => return Action::Misuse,
         }
         if self.deadline.expired(now) {
@@ -298,280 +310,200 @@ impl Request {
             _ => unreachable!("checked above"),
         };
         let engine = &*self.engine;
-        let budget = engine.config.limits.response_bytes;
-        let doc = match parser.finish() {
-            Ok(d) => d,
-            Err(e) => {
-                parse_error(&mut self.out, budget, &e, Timing::AfterBody);
-                return self.respond();
-            }
+        let decided = match parser.finish() {
+            Ok(doc) => dispatch(engine, &kept, &doc.root(), self.deadline.remaining(now)),
+            Err(e) => Decided::Respond(parse_error(
+                &e,
+                Timing::AfterBody,
+                engine.config.limits.response_bytes,
+            )),
         };
-        let root = doc.root();
-        let pending = dispatch(
-            engine,
-            &kept,
-            &root,
-            self.deadline.remaining(now),
-            &mut self.out,
-        );
-        self.settle(pending)
+        self.settle(decided)
     }
 
-    pub fn resume(&mut self, payload: &[u8], now: f64) -> Action<'_> {
-        match self.state {
-            State::Pending(_) => {}
-            State::Done => return Action::Respond(&self.out),
+    /// Reports the pending effect. An answer of the other effect's kind is host misuse.
+    pub fn answer(&mut self, answer: Answer<'_>, now: f64) -> Action {
+        match (&self.state, &self.effect, answer) {
+            (State::Done, _, _) => return Action::Respond,
+            (State::Pending(_), Some(Effect::Http(_)), Answer::Http(_)) => {}
+            (State::Pending(_), Some(Effect::Handler(_)), Answer::Handler(_)) => {}
             _ => return Action::Misuse,
         }
         if self.deadline.expired(now) {
             return self.interrupted();
         }
-        let Pending { call, id } = match std::mem::replace(&mut self.state, State::Done) {
+        let Pending { resume, id } = match std::mem::replace(&mut self.state, State::Done) {
             State::Pending(p) => p,
             _ => unreachable!("checked above"),
         };
+        self.effect = None;
         let engine = &*self.engine;
         let tools = match &engine.config.tools {
             Some(t) => t,
-            None => unreachable!("a call is pending only when tools are configured"),
+            None => unreachable!("an effect is pending only when tools are configured"),
         };
         let remaining = self.deadline.remaining(now);
-        let pending = match call {
+        let decided = match resume {
             Resumable::Tool { call, legacy } => {
-                let s = tools.resume(call, payload, remaining);
-                step(engine, s, &id, legacy, &mut self.out)
+                tool_step(engine, tools.resume(call, answer, remaining), id, legacy)
             }
             Resumable::Rpc(call) => {
-                let s = jsonrpc::resume(tools, call, payload, remaining);
-                rpc_step(engine, s, id, &mut self.out)
+                rpc_step(engine, jsonrpc::resume(tools, call, answer, remaining), id)
             }
         };
-        self.settle(pending)
+        self.settle(decided)
+    }
+
+    pub fn answer_http(&mut self, answer: HttpAnswer<'_>, now: f64) -> Action {
+        self.answer(Answer::Http(answer), now)
+    }
+
+    pub fn answer_handler(&mut self, answer: HandlerAnswer<'_>, now: f64) -> Action {
+        self.answer(Answer::Handler(answer), now)
     }
 
     /// The body read failed or the client went away.
-    pub fn abort(&mut self, _now: f64) -> Action<'_> {
+    pub fn abort(&mut self, _now: f64) -> Action {
         match self.state {
-            State::Done => Action::Respond(&self.out),
+            State::Done => Action::Respond,
             _ => self.interrupted(),
         }
     }
 
     /// A host timer fired: answers 408 once the deadline has passed, else nothing changes.
-    pub fn tick(&mut self, now: f64) -> Action<'_> {
+    pub fn tick(&mut self, now: f64) -> Action {
         match self.state {
-            State::Done => Action::Respond(&self.out),
+            State::Done => Action::Respond,
             _ if self.deadline.expired(now) => self.interrupted(),
             _ => Action::Continue,
         }
     }
 
-    fn settle(&mut self, pending: Option<Pending>) -> Action<'_> {
-        match pending {
-            None => self.respond(),
-            Some(p) => {
-                self.state = State::Pending(p);
-                Action::Call(&self.out)
+    fn settle(&mut self, decided: Decided) -> Action {
+        match decided {
+            Decided::Respond(reply) => self.respond(reply),
+            Decided::Perform(effect, pending) => {
+                self.state = State::Pending(pending);
+                self.effect = Some(effect);
+                Action::Perform
             }
         }
     }
 }
 
+fn interrupted_body(budget: usize) -> Reply {
+    let e = RpcError::new(408, INVALID_REQUEST, errors::BODY_INTERRUPTED);
+    Reply::error(&e, None, Timing::Early, budget)
+}
+
 /// 400 -32700 without id: the body is not acceptable JSON (decided mid-body or at its end).
-fn parse_error(out: &mut Vec<u8>, budget: usize, e: &JsonError, timing: Timing) {
+fn parse_error(e: &JsonError, timing: Timing, budget: usize) -> Reply {
     let e = RpcError::new(400, PARSE_ERROR, errors::parse_message(e));
-    response::error(out, budget, &e, None, timing);
+    Reply::error(&e, None, timing, budget)
 }
 
-fn too_large(out: &mut Vec<u8>, budget: usize) {
+fn too_large(budget: usize) -> Reply {
     let e = RpcError::new(413, INVALID_REQUEST, errors::BODY_TOO_LARGE);
-    response::error(out, budget, &e, None, Timing::Early);
+    Reply::error(&e, None, Timing::Early, budget)
 }
 
-fn reply(out: &mut Vec<u8>, e: &Inner, id: &[u8], fragment: &[u8]) {
-    let start = response::begin(out, 200, Timing::AfterBody);
-    response::result_prefix(out, id);
-    out.extend_from_slice(fragment);
-    response::finish(
-        out,
-        start,
-        e.config.limits.response_bytes,
-        Some(id),
-        Timing::AfterBody,
-    );
-}
-
-fn fail(out: &mut Vec<u8>, e: &Inner, err: &RpcError, id: Option<&[u8]>) {
-    response::error(
-        out,
-        e.config.limits.response_bytes,
+fn fail(e: &Inner, err: &RpcError, id: Option<&[u8]>) -> Decided {
+    Decided::Respond(Reply::error(
         err,
         id,
         Timing::AfterBody,
-    );
+        e.config.limits.response_bytes,
+    ))
 }
 
-/// Decides a complete body. Returns the pending call when a tool needs an outbound instruction
-/// (then `out` holds the instruction), else `out` holds the response record.
-fn dispatch(
-    e: &Inner,
-    kept: &Kept,
-    root: &Value<'_>,
-    remaining: f64,
-    out: &mut Vec<u8>,
-) -> Option<Pending> {
+/// Decides a complete body: a reply, or an effect to perform first.
+fn dispatch(e: &Inner, kept: &Kept, root: &Value<'_>, remaining: f64) -> Decided {
     let env = match envelope::classify(root) {
         Ok(env) => env,
-        Err(invalid) => {
-            fail(out, e, &invalid.error, invalid.id.as_deref());
-            return None;
-        }
+        Err(invalid) => return fail(e, &invalid.error, invalid.id.as_deref()),
     };
-    let tools = e.config.tools.as_ref();
     if e.config.jsonrpc {
-        let (tools, object) = match (tools, root) {
+        let (tools, object) = match (&e.config.tools, root) {
             (Some(t), Value::Object(o)) => (t, *o),
             _ => unreachable!(
                 "config requires tools for the jsonrpc profile; classify admits objects only"
             ),
         };
         let s = jsonrpc::call(tools, object, remaining);
-        return rpc_step(e, s, env.id.clone().unwrap_or_default(), out);
+        return rpc_step(e, s, env.id.clone().unwrap_or_default());
     }
     let id = match &env.id {
         Some(id) => id.as_slice(),
-        None => {
-            notification(out, e, kept, &env);
-            return None;
-        }
+        None => return notification(e, kept, &env),
     };
-    if !modern::is_modern(kept, &env) {
-        if !e.config.legacy {
-            fail(out, e, &legacy::refuse(kept, &env, &e.frags), Some(id));
-            return None;
-        }
-        return match legacy::admit(kept, &env, &e.frags, tools.is_some()) {
-            Err(err) => {
-                fail(out, e, &err, Some(id));
-                None
-            }
-            Ok(legacy::Method::Initialize) => {
-                reply(out, e, id, &e.legacy.initialize);
-                None
-            }
-            Ok(legacy::Method::Ping) => {
-                reply(out, e, id, b"{}}");
-                None
-            }
-            Ok(legacy::Method::ToolsList) => list(out, e, &env, id, &e.legacy.tools_list),
-            Ok(legacy::Method::ToolsCall) => call(out, e, &env, id, true, remaining),
-        };
-    }
-    match modern::admit(kept, &env, &e.frags, tools.is_some()) {
-        Err(err) => {
-            fail(out, e, &err, Some(id));
-            None
-        }
-        Ok(modern::Method::Discover) => {
-            reply(out, e, id, &e.frags.discover);
-            None
-        }
-        Ok(modern::Method::ToolsList) => list(out, e, &env, id, &e.frags.tools_list),
-        Ok(modern::Method::ToolsCall) => call(out, e, &env, id, false, remaining),
-    }
-}
-
-/// `tools/list` in either envelope: the prebuilt `fragment`, once its params are checked.
-fn list(
-    out: &mut Vec<u8>,
-    e: &Inner,
-    env: &Envelope<'_>,
-    id: &[u8],
-    fragment: &[u8],
-) -> Option<Pending> {
-    match calls::list_params(env.params.as_ref()) {
-        Err(err) => fail(out, e, &err, Some(id)),
-        Ok(()) => reply(out, e, id, fragment),
-    }
-    None
-}
-
-fn call(
-    out: &mut Vec<u8>,
-    e: &Inner,
-    env: &Envelope<'_>,
-    id: &[u8],
-    legacy: bool,
-    remaining: f64,
-) -> Option<Pending> {
-    let tools = match &e.config.tools {
-        Some(t) => t,
-        None => unreachable!("tools/call is admitted only when tools are configured"),
+    let legacy = !modern::is_modern(kept, &env);
+    let admitted = match (legacy, e.config.legacy) {
+        (false, _) => modern::admit(kept, &env, &e.frags, &e.config),
+        (true, true) => legacy::admit(kept, &env, &e.frags, &e.config),
+        (true, false) => Err(legacy::refuse(kept, &env, &e.frags)),
     };
-    match calls::call_params(env.params.as_ref()) {
-        Err(err) => {
-            fail(out, e, &err, Some(id));
-            None
+    let method = match admitted {
+        Ok(m) => m,
+        Err(err) => return fail(e, &err, Some(id)),
+    };
+    let serve = match method.serve {
+        Some(s) => s,
+        None => unreachable!("admission selects served methods only"),
+    };
+    let d = Dispatch {
+        config: &e.config,
+        frags: &e.frags,
+        params: env.params.as_ref(),
+        legacy,
+        remaining_ms: remaining,
+    };
+    match serve(&d) {
+        Served::Result(result) => {
+            Decided::Respond(Reply::result(id, &result, e.config.limits.response_bytes))
         }
-        Ok((name, arguments)) => {
-            let s = tools.call(&name.as_str(), arguments, remaining);
-            step(e, s, id, legacy, out)
-        }
+        Served::Error(err) => fail(e, &err, Some(id)),
+        Served::Tool(step) => tool_step(e, step, id.to_vec(), legacy),
     }
 }
 
-fn step(e: &Inner, s: Step, id: &[u8], legacy: bool, out: &mut Vec<u8>) -> Option<Pending> {
+fn tool_step(e: &Inner, s: Step, id: Vec<u8>, legacy: bool) -> Decided {
     match s {
         Step::ProtocolError {
             status,
             code,
             message,
-        } => {
-            fail(out, e, &RpcError::new(status, code, message), Some(id));
-            None
-        }
+        } => fail(e, &RpcError::new(status, code, message), Some(&id)),
         Step::Complete(r) => {
-            calls::frame(out, &r, id, legacy, &e.frags, &e.config.limits);
-            None
+            Decided::Respond(calls::frame(&r, &id, legacy, &e.frags, &e.config.limits))
         }
-        Step::Call { instruction, state } => {
-            out.clear();
-            out.extend_from_slice(&instruction);
-            Some(Pending {
-                call: Resumable::Tool {
+        Step::Perform { effect, state } => Decided::Perform(
+            effect,
+            Pending {
+                resume: Resumable::Tool {
                     call: state,
                     legacy,
                 },
-                id: id.to_vec(),
-            })
-        }
+                id,
+            },
+        ),
     }
 }
 
 /// Frames one JSON-RPC profile step; `id` is empty for a notification, which never gets a body.
-fn rpc_step(e: &Inner, s: RpcStep, id: Vec<u8>, out: &mut Vec<u8>) -> Option<Pending> {
+fn rpc_step(e: &Inner, s: RpcStep, id: Vec<u8>) -> Decided {
     match s {
-        RpcStep::Call { instruction, state } => {
-            out.clear();
-            out.extend_from_slice(&instruction);
-            Some(Pending {
-                call: Resumable::Rpc(state),
+        RpcStep::Perform { effect, state } => Decided::Perform(
+            effect,
+            Pending {
+                resume: Resumable::Rpc(state),
                 id,
-            })
-        }
-        RpcStep::NoReply => {
-            response::empty(out, 204, Timing::AfterBody);
-            None
-        }
+            },
+        ),
+        RpcStep::NoReply => Decided::Respond(Reply::empty(204, Timing::AfterBody)),
         // A notification is never answered, not even with an error.
-        _ if id.is_empty() => {
-            response::empty(out, 204, Timing::AfterBody);
-            None
-        }
-        RpcStep::Result(mut text) => {
-            text.push(b'}');
-            reply(out, e, &id, &text);
-            None
+        _ if id.is_empty() => Decided::Respond(Reply::empty(204, Timing::AfterBody)),
+        RpcStep::Result(text) => {
+            Decided::Respond(Reply::result(&id, &text, e.config.limits.response_bytes))
         }
         RpcStep::Error {
             status,
@@ -585,15 +517,14 @@ fn rpc_step(e: &Inner, s: RpcStep, id: Vec<u8>, out: &mut Vec<u8>) -> Option<Pen
                 message,
                 data,
             };
-            fail(out, e, &err, Some(&id));
-            None
+            fail(e, &err, Some(&id))
         }
     }
 }
 
 /// Valid notifications are accepted and discarded (202), unless a present `Mcp-Method` or
 /// `MCP-Protocol-Version` header contradicts the body.
-fn notification(out: &mut Vec<u8>, e: &Inner, kept: &Kept, env: &Envelope<'_>) {
+fn notification(e: &Inner, kept: &Kept, env: &Envelope<'_>) -> Decided {
     let method_disagrees =
         matches!(&kept.method, Some(m) if env.method.as_str().as_bytes() != &**m);
     let version_disagrees = match (&kept.version, env.params.as_ref().and_then(|p| meta(p))) {
@@ -605,12 +536,11 @@ fn notification(out: &mut Vec<u8>, e: &Inner, kept: &Kept, env: &Envelope<'_>) {
     };
     if method_disagrees || version_disagrees {
         fail(
-            out,
             e,
             &RpcError::new(400, HEADER_MISMATCH, errors::HEADERS_DISAGREE),
             None,
-        );
+        )
     } else {
-        response::empty(out, 202, Timing::AfterBody);
+        Decided::Respond(Reply::empty(202, Timing::AfterBody))
     }
 }

@@ -4,7 +4,6 @@
 //! The id is read first so that every later refusal can echo it; an unreadable id is omitted.
 use crate::errors::{self, RpcError, INVALID_PARAMS, INVALID_REQUEST};
 use crate::json::{self, Object, Str, Value};
-use crate::response::push_i64;
 
 pub struct Envelope<'r> {
     /// The pre-encoded id (`"a"`, `7`), or `None` for a notification.
@@ -36,7 +35,7 @@ fn read_id(v: Option<Value<'_>>) -> IdState {
         Some(Value::Number(n)) => match n.as_safe_integer() {
             Some(i) => {
                 let mut out = Vec::new();
-                push_i64(&mut out, i);
+                json::write::integer(&mut out, i);
                 IdState::Readable(out)
             }
             None => IdState::Unreadable,

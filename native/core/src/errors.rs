@@ -35,6 +35,7 @@ pub const BODY_INTERRUPTED: &str = "Request body interrupted";
 pub const CALL_INTERRUPTED: &str = "Request interrupted";
 pub const MALFORMED_FRAMING: &str = "Invalid Request: malformed HTTP framing";
 pub const RESPONSE_TOO_LARGE: &str = "Response too large";
+pub const INTERNAL: &str = "Internal error";
 pub const TOOL_RESULT_TOO_LARGE: &str = "Tool result too large";
 
 pub const BATCH: &str = "Invalid Request: batches are not supported";

@@ -1,9 +1,7 @@
-//! The head record (docs/contracts.md §3.1): `METHOD SP request-target CRLF (name: value CRLF)*`.
+//! The request head as the core sees it: method, path and the few header fields it decides on.
 //!
-//! Only the headers the engine decides on are kept, as slices into the record; a name repeated
-//! despite the host's joining is joined the same way (`", "`), so the verdict never depends on it.
-use std::borrow::Cow;
-
+//! Hosts hand over every header line; only the fields below are kept (owned, so a host may pass
+//! temporaries), and a repeated name is joined with `", "` whether or not the host joined it.
 /// Head records above this are refused with 431 before anything else is looked at.
 pub const MAX_HEAD_BYTES: usize = 32 * 1024;
 
@@ -39,25 +37,77 @@ pub enum HeadError {
 }
 
 #[derive(Debug)]
-pub struct Head<'a> {
-    pub method: &'a [u8],
+pub struct Head {
+    pub method: Vec<u8>,
     /// The request target without its query.
-    pub path: &'a [u8],
-    fields: [Option<Cow<'a, [u8]>>; 8],
+    pub path: Vec<u8>,
+    fields: [Option<Vec<u8>>; 8],
 }
 
-impl<'a> Head<'a> {
+impl Head {
+    /// Reads a request head from its parts: the method, the raw request target (path and query) and
+    /// the header lines in arrival order. Repeated names are joined with `", "`, so a host that
+    /// joins them itself and one that does not give the core the same view. The size counted
+    /// against [`MAX_HEAD_BYTES`] is that of the head written as `METHOD SP target CRLF` plus
+    /// `name: value CRLF` per line, whichever form the host holds it in.
+    pub fn read<I, N, V>(method: &[u8], target: &[u8], lines: I) -> Result<Head, HeadError>
+    where
+        I: IntoIterator<Item = (N, V)>,
+        N: AsRef<[u8]>,
+        V: AsRef<[u8]>,
+    {
+        if method.is_empty()
+            || target.is_empty()
+            || method.iter().any(|&b| b <= b' ' || b >= 0x7f)
+            || target.contains(&b' ')
+        {
+            return Err(HeadError::Malformed);
+        }
+        let mut size = method.len() + target.len() + 3;
+        let path = match target.iter().position(|&b| b == b'?') {
+            Some(q) => &target[..q],
+            None => target,
+        };
+        let mut head = Head {
+            method: method.to_vec(),
+            path: path.to_vec(),
+            fields: Default::default(),
+        };
+        for (name, value) in lines {
+            let (name, value) = (name.as_ref(), trim(value.as_ref()));
+            size += name.len() + value.len() + 4;
+            if size > MAX_HEAD_BYTES {
+                return Err(HeadError::TooLarge);
+            }
+            if name.is_empty() || name.iter().any(|&b| b <= b' ' || b >= 0x7f || b == b':') {
+                return Err(HeadError::Malformed);
+            }
+            if let Some((_, f)) = FIELDS
+                .iter()
+                .find(|(n, _)| name.eq_ignore_ascii_case(n.as_bytes()))
+            {
+                match &mut head.fields[*f as usize] {
+                    Some(joined) => {
+                        joined.extend_from_slice(b", ");
+                        joined.extend_from_slice(value);
+                    }
+                    slot => *slot = Some(value.to_vec()),
+                }
+            }
+        }
+        if size > MAX_HEAD_BYTES {
+            return Err(HeadError::TooLarge);
+        }
+        Ok(head)
+    }
+
     pub fn get(&self, f: Field) -> Option<&[u8]> {
         self.fields[f as usize].as_deref()
     }
 
     /// Moves out the headers needed after the body (header/body agreement).
     pub fn keep(&mut self) -> Kept {
-        let mut take = |f: Field| {
-            self.fields[f as usize]
-                .take()
-                .map(|v| v.into_owned().into_boxed_slice())
-        };
+        let mut take = |f: Field| self.fields[f as usize].take().map(Vec::into_boxed_slice);
         Kept {
             version: take(Field::ProtocolVersion),
             method: take(Field::McpMethod),
@@ -74,6 +124,7 @@ pub struct Kept {
     pub name: Option<Box<[u8]>>,
 }
 
+/// Optional whitespace around a field value (RFC 9110 OWS; a stray CR is dropped too).
 fn trim(mut v: &[u8]) -> &[u8] {
     while let [b' ' | b'\t', rest @ ..] = v {
         v = rest;
@@ -84,76 +135,29 @@ fn trim(mut v: &[u8]) -> &[u8] {
     v
 }
 
-pub fn parse(record: &[u8]) -> Result<Head<'_>, HeadError> {
-    if record.len() > MAX_HEAD_BYTES {
-        return Err(HeadError::TooLarge);
-    }
-    let mut lines = record.split(|&b| b == b'\n');
-    let first = lines.next().ok_or(HeadError::Malformed)?;
-    let first = first.strip_suffix(b"\r").unwrap_or(first);
-    let sp = first
-        .iter()
-        .position(|&b| b == b' ')
-        .ok_or(HeadError::Malformed)?;
-    let (method, target) = (&first[..sp], &first[sp + 1..]);
-    if method.is_empty() || target.is_empty() || target.contains(&b' ') {
-        return Err(HeadError::Malformed);
-    }
-    let path = match target.iter().position(|&b| b == b'?') {
-        Some(q) => &target[..q],
-        None => target,
-    };
-    let mut head = Head {
-        method,
-        path,
-        fields: Default::default(),
-    };
-    let mut ended = false;
-    for line in lines {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.is_empty() {
-            ended = true;
-            continue;
-        }
-        if ended {
-            return Err(HeadError::Malformed);
-        }
-        let colon = line
-            .iter()
-            .position(|&b| b == b':')
-            .ok_or(HeadError::Malformed)?;
-        let name = &line[..colon];
-        if name.is_empty() || name.iter().any(|&b| b <= b' ' || b >= 0x7f) {
-            return Err(HeadError::Malformed);
-        }
-        let value = trim(&line[colon + 1..]);
-        if let Some((_, f)) = FIELDS
-            .iter()
-            .find(|(n, _)| name.eq_ignore_ascii_case(n.as_bytes()))
-        {
-            let slot = &mut head.fields[*f as usize];
-            *slot = Some(match slot.take() {
-                None => Cow::Borrowed(value),
-                Some(prev) => {
-                    let mut joined = prev.into_owned();
-                    joined.extend_from_slice(b", ");
-                    joined.extend_from_slice(value);
-                    Cow::Owned(joined)
-                }
-            });
-        }
-    }
-    Ok(head)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn head(target: &str, lines: &[(&str, &str)]) -> Result<Head, HeadError> {
+        Head::read(
+            b"POST",
+            target.as_bytes(),
+            lines.iter().map(|(n, v)| (n.as_bytes(), v.as_bytes())),
+        )
+    }
+
     #[test]
-    fn parses_method_path_and_known_headers() {
-        let h = parse(b"POST /mcp?x=1\r\nAccept: a\r\nX-Other: z\r\nMCP-Method:  tools/list \r\n")
-            .unwrap();
+    fn reads_method_path_and_known_fields() {
+        let h = head(
+            "/mcp?x=1",
+            &[
+                ("Accept", "a"),
+                ("X-Other", "z"),
+                ("MCP-Method", "  tools/list \t"),
+            ],
+        )
+        .unwrap();
         assert_eq!(h.method, b"POST");
         assert_eq!(h.path, b"/mcp");
         assert_eq!(h.get(Field::Accept), Some(&b"a"[..]));
@@ -163,44 +167,57 @@ mod tests {
 
     #[test]
     fn repeated_names_join_in_arrival_order() {
-        let h = parse(b"POST /mcp\r\naccept: application/json\r\nACCEPT: text/event-stream\r\n")
-            .unwrap();
+        let h = head(
+            "/mcp",
+            &[
+                ("accept", "application/json"),
+                ("ACCEPT", "text/event-stream"),
+            ],
+        )
+        .unwrap();
         assert_eq!(
             h.get(Field::Accept),
             Some(&b"application/json, text/event-stream"[..])
         );
-    }
-
-    #[test]
-    fn empty_value_and_trailing_blank_line() {
-        let h = parse(b"POST /mcp\r\norigin:\r\n\r\n").unwrap();
+        let h = head("/mcp", &[("origin", "")]).unwrap();
         assert_eq!(h.get(Field::Origin), Some(&b""[..]));
     }
 
     #[test]
-    fn rejects_broken_records_and_oversize() {
-        assert_eq!(parse(b"").unwrap_err(), HeadError::Malformed);
-        assert_eq!(parse(b"POST\r\n").unwrap_err(), HeadError::Malformed);
+    fn refuses_malformed_parts_and_oversize() {
         assert_eq!(
-            parse(b"POST /mcp HTTP/1.1\r\n").unwrap_err(),
+            Head::read(b"", b"/mcp", Vec::<(&[u8], &[u8])>::new()).unwrap_err(),
             HeadError::Malformed
         );
         assert_eq!(
-            parse(b"POST /mcp\r\nnocolon\r\n").unwrap_err(),
+            Head::read(b"POST", b"", Vec::<(&[u8], &[u8])>::new()).unwrap_err(),
             HeadError::Malformed
         );
         assert_eq!(
-            parse(b"POST /mcp\r\n\r\na: b\r\n").unwrap_err(),
+            head("/mcp HTTP/1.1", &[]).unwrap_err(),
             HeadError::Malformed
         );
-        let mut big = b"POST /mcp\r\nx: ".to_vec();
-        big.resize(MAX_HEAD_BYTES + 1, b'a');
-        assert_eq!(parse(&big).unwrap_err(), HeadError::TooLarge);
+        assert_eq!(
+            head("/mcp", &[("", "v")]).unwrap_err(),
+            HeadError::Malformed
+        );
+        assert_eq!(
+            head("/mcp", &[("a b", "v")]).unwrap_err(),
+            HeadError::Malformed
+        );
+        // "POST /mcp\r\n" (11 bytes) + "x: <value>\r\n": exactly at the limit, then one over.
+        let at = "a".repeat(MAX_HEAD_BYTES - 11 - 5);
+        assert!(head("/mcp", &[("x", &at)]).is_ok());
+        let over = "a".repeat(MAX_HEAD_BYTES - 11 - 5 + 1);
+        assert_eq!(
+            head("/mcp", &[("x", &over)]).unwrap_err(),
+            HeadError::TooLarge
+        );
     }
 
     #[test]
     fn keep_moves_the_mcp_headers() {
-        let mut h = parse(b"POST /mcp\r\nmcp-protocol-version: v\r\nmcp-name: n\r\n").unwrap();
+        let mut h = head("/mcp", &[("mcp-protocol-version", "v"), ("mcp-name", "n")]).unwrap();
         let k = h.keep();
         assert_eq!(k.version.as_deref(), Some(&b"v"[..]));
         assert_eq!(k.method, None);

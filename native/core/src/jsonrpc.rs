@@ -7,6 +7,7 @@
 //! [`EXECUTION_FAILED`] (-32000, JSON-RPC 2.0's implementation-defined server-error range), for
 //! both handler and output-validation failures, the combined category of the seed. Backend
 //! transport and deadline failures keep the tools' status with -32603.
+use crate::effect::{Answer, Effect};
 use crate::json::{write, Object, Value};
 use crate::tools::{Flow, Outcome, ToolCall, Tools};
 
@@ -26,11 +27,8 @@ pub enum RpcStep {
     },
     /// A notification ran (or was dropped): no response body.
     NoReply,
-    /// An outbound instruction; continue with [`resume`].
-    Call {
-        instruction: Vec<u8>,
-        state: RpcCall,
-    },
+    /// An effect for the host to perform; continue with [`resume`].
+    Perform { effect: Effect, state: RpcCall },
 }
 
 pub struct RpcCall {
@@ -69,11 +67,11 @@ pub fn call(tools: &Tools, root: Object<'_>, remaining_ms: f64) -> RpcStep {
     finish(step, notification)
 }
 
-pub fn resume(tools: &Tools, state: RpcCall, payload: &[u8], remaining_ms: f64) -> RpcStep {
+pub fn resume(tools: &Tools, state: RpcCall, answer: Answer<'_>, remaining_ms: f64) -> RpcStep {
     let notification = state.notification;
     finish(
         frame(
-            tools.proceed(state.call, payload, remaining_ms),
+            tools.proceed(state.call, answer, remaining_ms),
             notification,
         ),
         notification,
@@ -82,7 +80,7 @@ pub fn resume(tools: &Tools, state: RpcCall, payload: &[u8], remaining_ms: f64) 
 
 fn finish(step: RpcStep, notification: bool) -> RpcStep {
     match step {
-        s @ RpcStep::Call { .. } => s,
+        s @ RpcStep::Perform { .. } => s,
         _ if notification => RpcStep::NoReply,
         other => other,
     }
@@ -90,8 +88,8 @@ fn finish(step: RpcStep, notification: bool) -> RpcStep {
 
 fn frame(flow: Flow, notification: bool) -> RpcStep {
     match flow {
-        Flow::Call { instruction, state } => RpcStep::Call {
-            instruction,
+        Flow::Perform { effect, state } => RpcStep::Perform {
+            effect,
             state: RpcCall {
                 call: state,
                 notification,
@@ -127,6 +125,7 @@ fn frame(flow: Flow, notification: bool) -> RpcStep {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::effect::HandlerAnswer;
     use crate::json::parse;
     use crate::tools::tests::tools;
 
@@ -198,12 +197,15 @@ mod tests {
             )),
             EXECUTION_FAILED
         );
-        for answer in [&br#"{"ok":false}"#[..], br#"{"ok":true,"output":{"s":7}}"#] {
+        for answer in [
+            Answer::Handler(HandlerAnswer::Failed),
+            Answer::Handler(HandlerAnswer::Output(br#"{"s":7}"#)),
+        ] {
             match rpc(
                 &t,
                 r#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"s":"a"}}"#,
             ) {
-                RpcStep::Call { state, .. } => {
+                RpcStep::Perform { state, .. } => {
                     assert_eq!(code(resume(&t, state, answer, 100.0)), EXECUTION_FAILED)
                 }
                 _ => panic!("expected a call"),
@@ -226,9 +228,14 @@ mod tests {
             &t,
             r#"{"jsonrpc":"2.0","method":"echo","params":{"s":"a"}}"#,
         ) {
-            RpcStep::Call { state, .. } => {
+            RpcStep::Perform { state, .. } => {
                 assert!(matches!(
-                    resume(&t, state, br#"{"ok":true,"output":{"s":"b"}}"#, 100.0),
+                    resume(
+                        &t,
+                        state,
+                        Answer::Handler(HandlerAnswer::Output(br#"{"s":"b"}"#)),
+                        100.0
+                    ),
                     RpcStep::NoReply
                 ))
             }

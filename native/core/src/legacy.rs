@@ -1,11 +1,11 @@
 //! The opt-in 2025-06-18 stateless profile (`legacyProtocol: "2025-06-18"`), and the refusal of
 //! envelope-less requests on the modern-only profile.
 //!
-//! `initialize` is answered from prebuilt bytes and stores nothing; every later legacy request must
+//! `initialize` is answered from a prebuilt result and stores nothing; every later legacy request must
 //! carry exactly `MCP-Protocol-Version: 2025-06-18`. Method-not-found is answered in-band with HTTP
 //! 200: in 2025-06-18 Streamable HTTP a 404 means "session expired, re-initialize", and the measured
 //! Codex client proceeds after an in-band `-32601` to its `resources/list` probes.
-use crate::config::LEGACY_REVISION;
+use crate::config::{Config, LEGACY_REVISION};
 use crate::discover::{unsupported_data, Fragments};
 use crate::envelope::Envelope;
 use crate::errors::{
@@ -13,44 +13,10 @@ use crate::errors::{
 };
 use crate::head::Kept;
 use crate::json::Value;
+use crate::methods::{self, Legacy, Method};
 
 /// A `requested` value echoed from `initialize` params only up to this length.
 const MAX_REQUESTED: usize = 128;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    Initialize,
-    Ping,
-    ToolsList,
-    ToolsCall,
-}
-
-pub struct LegacyFragments {
-    /// The initialize result object and closing brace.
-    pub initialize: Vec<u8>,
-    /// The legacy `tools/list` result (`{"tools":[…]}`) and closing brace (empty without tools).
-    pub tools_list: Vec<u8>,
-}
-
-impl LegacyFragments {
-    pub fn build(frags: &Fragments, tools_json: Option<&[u8]>) -> LegacyFragments {
-        let mut initialize = b"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":".to_vec();
-        initialize.extend_from_slice(&frags.capabilities);
-        initialize.extend_from_slice(b",\"serverInfo\":");
-        initialize.extend_from_slice(&frags.server_info);
-        initialize.extend_from_slice(b"}}");
-        let mut tools_list = Vec::new();
-        if let Some(list) = tools_json {
-            tools_list.extend_from_slice(b"{\"tools\":");
-            tools_list.extend_from_slice(list);
-            tools_list.extend_from_slice(b"}}");
-        }
-        LegacyFragments {
-            initialize,
-            tools_list,
-        }
-    }
-}
 
 /// `params.protocolVersion` of an `initialize`, when it is a short string.
 fn offered_version(env: &Envelope<'_>) -> Option<String> {
@@ -99,16 +65,18 @@ pub fn refuse(kept: &Kept, env: &Envelope<'_>, frags: &Fragments) -> RpcError {
     e
 }
 
+/// Admits an envelope-less request on the legacy profile and selects its row of the method table.
 pub fn admit(
     kept: &Kept,
     env: &Envelope<'_>,
     frags: &Fragments,
-    tools: bool,
-) -> Result<Method, RpcError> {
-    if env.method.eq_str("initialize") {
-        // Any offered version is answered with 2025-06-18 (lifecycle: the server names the one it speaks).
+    config: &Config,
+) -> Result<&'static Method, RpcError> {
+    let row = methods::find(&env.method.as_str());
+    if matches!(row, Some(m) if m.legacy == Legacy::Handshake) {
+        // Any offered version is answered with 2025-06-18 (the server names the one it speaks).
         return match offered_version(env) {
-            Some(_) => Ok(Method::Initialize),
+            Some(_) => Ok(row.unwrap_or_else(|| unreachable!("matched above"))),
             None => Err(RpcError::new(400, INVALID_PARAMS, errors::INIT_PARAMS)),
         };
     }
@@ -130,11 +98,8 @@ pub fn admit(
         }
         Some(_) => {}
     }
-    let method = env.method.as_str();
-    match &*method {
-        "ping" => Ok(Method::Ping),
-        "tools/list" if tools => Ok(Method::ToolsList),
-        "tools/call" if tools => Ok(Method::ToolsCall),
+    match row {
+        Some(m) if m.served(config, true) => Ok(m),
         _ => Err(RpcError::new(200, METHOD_NOT_FOUND, errors::NOT_FOUND)),
     }
 }
@@ -204,28 +169,40 @@ mod tests {
 
     #[test]
     fn admission_of_the_legacy_profile() {
-        let f = Fragments::build(&Config::parse(br#"{"legacyProtocol":"2025-06-18"}"#).unwrap())
-            .unwrap();
+        let bare = Config::parse(br#"{"legacyProtocol":"2025-06-18"}"#).unwrap();
+        let text = format!(
+            r#"{{"legacyProtocol":"2025-06-18","tools":{}}}"#,
+            crate::tools::tests::manifest()
+        );
+        let tools = Config::parse(text.as_bytes()).unwrap();
+        let f = Fragments::build(&bare).unwrap();
         let req = |m: &str| format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{m}"}}"#);
         let v = Some(LEGACY_REVISION);
+        let name = |r: Result<&'static Method, RpcError>| r.map(|m| m.name);
         assert_eq!(
-            with_env(&req("ping"), |e| admit(&kept(v), e, &f, false)),
-            Ok(Method::Ping)
+            with_env(&req("ping"), |e| name(admit(&kept(v), e, &f, &bare))),
+            Ok("ping")
         );
         assert_eq!(
-            with_env(&req("tools/list"), |e| admit(&kept(v), e, &f, true)),
-            Ok(Method::ToolsList)
+            with_env(&req("tools/list"), |e| name(admit(&kept(v), e, &f, &tools))),
+            Ok("tools/list")
         );
         assert_eq!(
-            with_env(&req("tools/call"), |e| admit(&kept(v), e, &f, true)),
-            Ok(Method::ToolsCall)
+            with_env(&req("tools/call"), |e| name(admit(&kept(v), e, &f, &tools))),
+            Ok("tools/call")
         );
-        let e = with_env(&req("tools/list"), |e| admit(&kept(v), e, &f, false)).unwrap_err();
+        let e = with_env(&req("tools/list"), |e| admit(&kept(v), e, &f, &bare)).unwrap_err();
         assert_eq!((e.status, e.code), (200, METHOD_NOT_FOUND));
-        let e = with_env(&req("ping"), |e| admit(&kept(None), e, &f, false)).unwrap_err();
+        let e = with_env(&req("server/discover"), |e| admit(&kept(v), e, &f, &bare)).unwrap_err();
+        assert_eq!(
+            (e.status, e.code),
+            (200, METHOD_NOT_FOUND),
+            "modern-only row"
+        );
+        let e = with_env(&req("ping"), |e| admit(&kept(None), e, &f, &bare)).unwrap_err();
         assert_eq!((e.status, e.code), (400, INVALID_REQUEST));
         let e = with_env(&req("ping"), |e| {
-            admit(&kept(Some("2025-11-25")), e, &f, false)
+            admit(&kept(Some("2025-11-25")), e, &f, &bare)
         })
         .unwrap_err();
         assert_eq!(
@@ -234,17 +211,11 @@ mod tests {
         );
         let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05"}}"#;
         assert_eq!(
-            with_env(init, |e| admit(&kept(Some("junk")), e, &f, false)),
-            Ok(Method::Initialize)
+            with_env(init, |e| name(admit(&kept(Some("junk")), e, &f, &bare))),
+            Ok("initialize")
         );
-    }
-
-    #[test]
-    fn initialize_fragment() {
-        let c = Config::parse(br#"{"serverInfo":{"name":"n","version":"v"}}"#).unwrap();
-        let f = Fragments::build(&c).unwrap();
-        let l = LegacyFragments::build(&f, Some(b"[]"));
-        assert_eq!(l.initialize, br#"{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"n","version":"v"}}}"#);
-        assert_eq!(l.tools_list, br#"{"tools":[]}}"#);
+        let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+        let e = with_env(init, |e| admit(&kept(None), e, &f, &bare)).unwrap_err();
+        assert_eq!((e.status, e.code), (400, INVALID_PARAMS));
     }
 }

@@ -1,12 +1,13 @@
 //! Pulse MCP protocol engine, sans I/O.
 //!
 //! Hosts feed the request head, body chunks and the current monotonic time; the engine answers with
-//! decisions and the exact bytes to send. It never reads a socket, a clock or a global. See
-//! `docs/contracts.md` for the C ABI and the records exchanged with hosts, and `README.md` beside
-//! this crate for the outcome table.
+//! typed decisions: a [`Reply`] to send verbatim, or an [`Effect`] to perform and report back. It
+//! never reads a socket, a clock or a global. See `docs/contracts.md` for the host contract and
+//! `README.md` beside this crate for the outcome table.
 //!
-//! Rust hosts (the Fastly Native binary) use [`Engine`], [`Request`] and [`Action`] directly;
-//! JavaScript hosts use the C ABI of `abi.rs` (wasm32-unknown-unknown only).
+//! Rust hosts (the Fastly Native binary) use [`driver::drive`] over their own [`driver::HostIo`];
+//! JavaScript hosts use the C ABI of `abi.rs` (wasm32-unknown-unknown only), the one place where
+//! heads, replies and effects are encoded as bytes.
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod admission;
@@ -16,6 +17,8 @@ pub mod config;
 pub mod corpus;
 pub mod deadline;
 pub mod discover;
+pub mod driver;
+pub mod effect;
 pub mod engine;
 pub mod envelope;
 pub mod errors;
@@ -25,14 +28,20 @@ pub mod jsonrpc;
 pub mod legacy;
 pub mod limits;
 pub mod manifest;
+pub mod methods;
 pub mod modern;
 pub mod outbound;
-pub mod response;
+pub mod record;
+pub mod reply;
 pub mod tools;
 
 #[cfg(any(all(target_arch = "wasm32", target_os = "unknown"), test))]
 pub mod abi;
 
 pub use config::{Config, ConfigError};
+pub use effect::{
+    Answer, Effect, HandlerAnswer, HandlerEffect, HttpAnswer, HttpEffect, HttpFailure, HttpMethod,
+};
 pub use engine::{Action, Engine, Fault, Request};
 pub use limits::Limits;
+pub use reply::Reply;

@@ -1,7 +1,8 @@
-//! The strict 2026-07-28 path, in the seed's order: header presence, `_meta` validation, header/body
-//! agreement, revision, `Mcp-Name` agreement, then the method allowlist.
+//! The strict 2026-07-28 path, in this order: header presence, `_meta` validation, header/body
+//! agreement, revision, `Mcp-Name` agreement, then the method table.
 use std::borrow::Cow;
 
+use crate::config::Config;
 use crate::discover::{unsupported_data, Fragments, MODERN_REVISION};
 use crate::envelope::{meta, Envelope, CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
 use crate::errors::{
@@ -9,36 +10,23 @@ use crate::errors::{
 };
 use crate::head::Kept;
 use crate::json::Value;
+use crate::methods::{self, Method};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    Discover,
-    ToolsList,
-    ToolsCall,
-}
-
-/// The params member an `Mcp-Name` header mirrors, for the methods that require one.
-fn named_member(method: &str) -> Option<&'static str> {
-    match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        _ => None,
-    }
-}
-
+/// Admits a modern request and selects its row of the method table.
 pub fn admit(
     kept: &Kept,
     env: &Envelope<'_>,
     frags: &Fragments,
-    tools: bool,
-) -> Result<Method, RpcError> {
+    config: &Config,
+) -> Result<&'static Method, RpcError> {
     let method = env.method.as_str();
-    let named = named_member(&method);
+    let row = methods::find(&method);
+    let mirror = row.and_then(|m| m.mirror);
     let (version_header, method_header) = match (&kept.version, &kept.method) {
         (Some(v), Some(m)) => (v, m),
         _ => return Err(RpcError::new(400, HEADER_MISMATCH, errors::HEADERS_MISSING)),
     };
-    if named.is_some() && kept.name.is_none() {
+    if mirror.is_some() && kept.name.is_none() {
         return Err(RpcError::new(400, HEADER_MISMATCH, errors::NAME_MISSING));
     }
 
@@ -68,7 +56,7 @@ pub fn admit(
         return Err(e);
     }
 
-    if let (Some(member), Some(header)) = (named, &kept.name) {
+    if let (Some(member), Some(header)) = (mirror, &kept.name) {
         let decoded = decode_name(header)
             .ok_or_else(|| RpcError::new(400, HEADER_MISMATCH, errors::NAME_MALFORMED))?;
         let agrees = match params.get(member) {
@@ -80,10 +68,8 @@ pub fn admit(
         }
     }
 
-    match &*method {
-        "server/discover" => Ok(Method::Discover),
-        "tools/list" if tools => Ok(Method::ToolsList),
-        "tools/call" if tools => Ok(Method::ToolsCall),
+    match row {
+        Some(m) if m.served(config, false) => Ok(m),
         _ => Err(RpcError::new(404, METHOD_NOT_FOUND, errors::NOT_FOUND)),
     }
 }

@@ -2,10 +2,11 @@
 //! The engine owns all framing and budgets of the reply; this side decides what a call produces.
 use crate::codec::{self, CodecError, Program};
 use crate::corpus::Corpus;
+use crate::effect::{self, Answer, Effect, HandlerAnswer, HttpVerdict};
 use crate::json::{self, Value};
 use crate::limits::Limits;
 use crate::manifest::{self, CorpusAction, Handler, Op};
-use crate::outbound::{self, BackendAnswer, HandlerAnswer};
+use crate::outbound;
 
 pub const UNKNOWN_TOOL: &str = "Unknown tool";
 pub const OUTPUT_INVALID: &str = "Output validation failed";
@@ -14,7 +15,7 @@ pub const BACKEND_FAILED: &str = "Backend request failed";
 /// The engine's message for the same 408, so the answer never depends on which side of the
 /// deadline instant the host's timer fell.
 pub const DEADLINE: &str = crate::errors::CALL_INTERRUPTED;
-pub const INTERNAL: &str = "Internal error";
+pub const INTERNAL: &str = crate::errors::INTERNAL;
 pub const UNKNOWN_OPERATION: &str = "Unknown operation";
 pub const INVALID_JSON: &str = "Invalid JSON";
 const INTERNAL_ERROR: i32 = -32603;
@@ -55,9 +56,9 @@ pub enum Step {
         message: &'static str,
     },
     Complete(ToolResult),
-    /// An outbound instruction (docs/contracts.md §3.3); continue with `Tools::resume`.
-    Call {
-        instruction: Vec<u8>,
+    /// An effect for the host to perform; continue with `Tools::resume`.
+    Perform {
+        effect: Effect,
         state: ToolCall,
     },
 }
@@ -86,10 +87,7 @@ pub(crate) enum Outcome {
 
 pub(crate) enum Flow {
     Done(Outcome),
-    Call {
-        instruction: Vec<u8>,
-        state: ToolCall,
-    },
+    Perform { effect: Effect, state: ToolCall },
 }
 
 fn protocol(status: u16, message: &'static str) -> Flow {
@@ -148,8 +146,8 @@ impl Tools {
         }
     }
 
-    pub fn resume(&self, state: ToolCall, payload: &[u8], remaining_ms: f64) -> Step {
-        step(self.proceed(state, payload, remaining_ms))
+    pub fn resume(&self, state: ToolCall, answer: Answer<'_>, remaining_ms: f64) -> Step {
+        step(self.proceed(state, answer, remaining_ms))
     }
 
     /// Runs one operation's codec over JSON text, for `ctx.call` from JavaScript handlers. Empty
@@ -220,9 +218,9 @@ impl Tools {
                     None => return protocol(408, DEADLINE),
                 };
                 let deadline_bound = remaining_ms < b.timeout_ms.min(self.deadline_ms);
-                let instruction = outbound::backend(b, input.as_deref(), b.max_bytes, timeout);
-                Flow::Call {
-                    instruction,
+                let effect = outbound::backend(b, input, b.max_bytes, timeout);
+                Flow::Perform {
+                    effect,
                     state: ToolCall {
                         op: idx,
                         deadline_bound,
@@ -235,9 +233,9 @@ impl Tools {
                     Some(t) => t,
                     None => return protocol(408, DEADLINE),
                 };
-                let instruction = outbound::handler(&op.name, input.as_deref(), timeout);
-                Flow::Call {
-                    instruction,
+                let effect = outbound::handler(&op.name, input, timeout);
+                Flow::Perform {
+                    effect,
                     state: ToolCall {
                         op: idx,
                         deadline_bound: false,
@@ -248,49 +246,38 @@ impl Tools {
         }
     }
 
-    pub(crate) fn proceed(&self, state: ToolCall, payload: &[u8], remaining_ms: f64) -> Flow {
+    pub(crate) fn proceed(&self, state: ToolCall, answer: Answer<'_>, remaining_ms: f64) -> Flow {
         let op = &self.ops[state.op];
-        match &op.handler {
-            Handler::Backend(_) => match outbound::parse_backend(payload) {
-                None => protocol(500, INTERNAL),
-                Some(BackendAnswer::Timeout) if state.deadline_bound || remaining_ms <= 0.0 => {
+        match (&op.handler, answer) {
+            (Handler::Backend(_), Answer::Http(a)) => match effect::judge(a, state.max_bytes) {
+                HttpVerdict::TimedOut if state.deadline_bound || remaining_ms <= 0.0 => {
                     protocol(408, DEADLINE)
                 }
-                Some(BackendAnswer::Ok { status, body })
-                    if (200..300).contains(&status) && body.len() <= state.max_bytes =>
-                {
-                    match &op.output {
-                        // Without an output codec the body is not read: success is the status.
-                        None => Flow::Done(Outcome::Output(None)),
-                        Some(p) => match json::parse(body.as_bytes(), self.limits.depth) {
-                            Ok(doc) => Flow::Done(encode(p, doc.root())),
-                            Err(_) => protocol(502, BACKEND_FAILED),
-                        },
-                    }
-                }
-                Some(_) => protocol(502, BACKEND_FAILED),
-            },
-            Handler::JavaScript => {
-                // The host caps what it hands back; this guards what the core will parse.
-                if payload.len() > state.max_bytes.saturating_add(1024) {
-                    return Flow::Done(Outcome::Protocol {
-                        status: 500,
-                        code: INTERNAL_ERROR,
-                        message: INTERNAL,
-                    });
-                }
-                match outbound::parse_handler(payload, self.limits.depth) {
-                    None => protocol(500, INTERNAL),
-                    Some(HandlerAnswer::Failed) => {
-                        Flow::Done(Outcome::Failed(outbound::HANDLER_FAILED))
-                    }
-                    Some(HandlerAnswer::Ok(doc)) => match &op.output {
-                        None => Flow::Done(Outcome::Output(None)),
-                        Some(p) => Flow::Done(encode(p, outbound::handler_output(&doc))),
+                HttpVerdict::Text(body) => match &op.output {
+                    // Without an output codec the body is not read: success is the status.
+                    None => Flow::Done(Outcome::Output(None)),
+                    Some(p) => match json::parse(body.as_bytes(), self.limits.depth) {
+                        Ok(doc) => Flow::Done(encode(p, doc.root())),
+                        Err(_) => protocol(502, BACKEND_FAILED),
                     },
+                },
+                _ => protocol(502, BACKEND_FAILED),
+            },
+            (Handler::JavaScript, Answer::Handler(HandlerAnswer::Failed)) => {
+                Flow::Done(Outcome::Failed(outbound::HANDLER_FAILED))
+            }
+            (Handler::JavaScript, Answer::Handler(HandlerAnswer::Output(bytes))) => {
+                // The host hands back whatever the handler returned; this bounds what is parsed.
+                if bytes.len() > state.max_bytes {
+                    return protocol(500, INTERNAL);
+                }
+                match (&op.output, json::parse(bytes, self.limits.depth)) {
+                    (_, Err(_)) => Flow::Done(Outcome::InvalidOutput),
+                    (None, Ok(_)) => Flow::Done(Outcome::Output(None)),
+                    (Some(p), Ok(doc)) => Flow::Done(encode(p, doc.root())),
                 }
             }
-            // Only backend and JavaScript handlers suspend.
+            // The engine only forwards an answer of the pending effect's kind.
             _ => protocol(500, INTERNAL),
         }
     }
@@ -343,7 +330,7 @@ impl Tools {
 
 fn step(flow: Flow) -> Step {
     match flow {
-        Flow::Call { instruction, state } => Step::Call { instruction, state },
+        Flow::Perform { effect, state } => Step::Perform { effect, state },
         Flow::Done(outcome) => match outcome {
             Outcome::Protocol {
                 status,
@@ -392,6 +379,7 @@ fn error_result(text: String) -> ToolResult {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::effect::{HandlerEffect, HttpAnswer, HttpFailure};
 
     /// A manifest with one tool of each handler kind, as the compiler emits it.
     pub(crate) fn manifest() -> String {
@@ -448,15 +436,23 @@ pub(crate) mod tests {
             Step::ProtocolError { status, code, .. } => {
                 panic!("protocol error {} {}", status, code)
             }
-            Step::Call { .. } => panic!("unexpected call"),
+            Step::Perform { .. } => panic!("unexpected effect"),
         }
     }
 
-    fn suspended(s: Step) -> (String, ToolCall) {
+    fn suspended(s: Step) -> (Effect, ToolCall) {
         match s {
-            Step::Call { instruction, state } => (String::from_utf8(instruction).unwrap(), state),
-            _ => panic!("expected a call"),
+            Step::Perform { effect, state } => (effect, state),
+            _ => panic!("expected an effect"),
         }
+    }
+
+    fn http(status: u16, body: &[u8]) -> Answer<'_> {
+        Answer::Http(HttpAnswer::Response { status, body })
+    }
+
+    fn output(json: &[u8]) -> Answer<'_> {
+        Answer::Handler(HandlerAnswer::Output(json))
     }
 
     fn protocol_error(s: Step) -> (u16, i32, &'static str) {
@@ -540,38 +536,55 @@ pub(crate) mod tests {
     #[test]
     fn javascript_handlers_suspend_and_resume() {
         let t = tools();
-        let (i, state) = suspended(call(
+        let (e, state) = suspended(call(
             &t,
             "echo",
             Some(r#"{"n":3,"s":"hi","x":true}"#),
             1234.9,
         ));
         assert_eq!(
-            i,
-            r#"{"kind":"handler","op":"echo","input":{"s":"hi","n":3},"timeoutMs":1234}"#
+            e,
+            Effect::Handler(HandlerEffect {
+                op: "echo".into(),
+                input: Some(br#"{"s":"hi","n":3}"#.to_vec()),
+                timeout_ms: 1234
+            })
         );
         assert_eq!(
-            complete(t.resume(state, br#"{"ok":true,"output":{"s":"ok","extra":1}}"#, 10.0))
+            complete(t.resume(state, output(br#"{"s":"ok","extra":1}"#), 10.0))
                 .2
                 .unwrap(),
             r#"{"s":"ok"}"#
         );
-        let (_, state) = suspended(call(&t, "echo", Some(r#"{"s":""}"#), 1000.0));
+        let echo = || suspended(call(&t, "echo", Some(r#"{"s":""}"#), 1000.0)).1;
         assert_eq!(
-            complete(t.resume(state, br#"{"ok":true,"output":{"s":"far too long"}}"#, 10.0)),
+            complete(t.resume(echo(), output(br#"{"s":"far too long"}"#), 10.0)),
             (true, OUTPUT_INVALID.into(), None)
         );
-        let (_, state) = suspended(call(&t, "echo", Some(r#"{"s":""}"#), 1000.0));
         assert_eq!(
-            complete(t.resume(state, br#"{"ok":false}"#, 10.0)),
+            complete(t.resume(echo(), Answer::Handler(HandlerAnswer::Failed), 10.0)),
             (true, "Tool execution failed".into(), None)
         );
-        let (_, state) = suspended(call(&t, "echo", Some(r#"{"s":""}"#), 1000.0));
-        assert_eq!(protocol_error(t.resume(state, b"garbage", 10.0)).0, 500);
+        // Output that is not strict JSON (a lone surrogate a handler produced) fails validation.
+        assert_eq!(
+            complete(t.resume(echo(), output(br#"{"s":"\ud800"}"#), 10.0)),
+            (true, OUTPUT_INVALID.into(), None)
+        );
+        // More than a whole tool result can hold is not even parsed.
+        let huge = vec![b' '; Limits::DEFAULT.tool_result_bytes + 1];
+        assert_eq!(protocol_error(t.resume(echo(), output(&huge), 10.0)).0, 500);
+        // An answer of the wrong kind never reaches a handler's codec.
+        assert_eq!(
+            protocol_error(t.resume(echo(), http(200, b"{}"), 10.0)).0,
+            500
+        );
         // Router deadlineMs caps the handler's time.
-        assert!(suspended(call(&t, "echo", Some(r#"{"s":""}"#), 99999.0))
-            .0
-            .ends_with(r#""timeoutMs":3000}"#));
+        assert_eq!(
+            suspended(call(&t, "echo", Some(r#"{"s":""}"#), 99999.0))
+                .0
+                .timeout_ms(),
+            3000
+        );
         assert_eq!(
             protocol_error(call(&t, "echo", Some(r#"{"s":""}"#), 0.5)),
             (408, -32603, DEADLINE)
@@ -583,66 +596,106 @@ pub(crate) mod tests {
         let t = tools();
         let start =
             |remaining| suspended(call(&t, "remote", Some(r#"{"s":"a\"b","z":0}"#), remaining));
-        let (i, state) = start(5000.0);
+        let (e, state) = start(5000.0);
         assert_eq!(
-            i,
-            r#"{"kind":"backend","backend":"api","method":"POST","url":"https://api.example/v1/echo","headers":[["content-type","application/json"],["accept","application/json"]],"body":"{\"s\":\"a\\\"b\"}","maxBytes":1000,"timeoutMs":2000}"#
+            e,
+            Effect::Http(crate::effect::HttpEffect {
+                backend: "api".into(),
+                method: crate::effect::HttpMethod::Post,
+                url: "https://api.example/v1/echo".into(),
+                headers: vec![
+                    ("content-type", "application/json".into()),
+                    ("accept", "application/json".into())
+                ],
+                body: Some(br#"{"s":"a\"b"}"#.to_vec()),
+                max_bytes: 1000,
+                timeout_ms: 2000
+            })
         );
         assert_eq!(
-            complete(t.resume(
-                state,
-                br#"{"ok":true,"status":200,"body":"{\"s\":\"x\",\"n\":-1}"}"#,
-                10.0
-            ))
-            .2
-            .unwrap(),
+            complete(t.resume(state, http(200, br#"{"s":"x","n":-1}"#), 10.0))
+                .2
+                .unwrap(),
             r#"{"s":"x","n":-1}"#
         );
         let (_, state) = start(5000.0);
         assert_eq!(
-            complete(t.resume(
-                state,
-                br#"{"ok":true,"status":201,"body":"{\"n\":1}"}"#,
-                10.0
-            )),
+            complete(t.resume(state, http(201, br#"{"n":1}"#), 10.0)),
             (true, OUTPUT_INVALID.into(), None)
         );
-        for bad in [
-            r#"{"ok":true,"status":500,"body":"{}"}"#,
-            r#"{"ok":true,"status":200,"body":"not json"}"#,
-            r#"{"ok":false,"reason":"refused"}"#,
-            r#"{"ok":false,"reason":"oversized"}"#,
-            r#"{"ok":false,"reason":"timeout"}"#,
+        let at_cap = format!(r#"{{"s":"{}"}}"#, "x".repeat(1000 - 8));
+        let (_, state) = start(5000.0);
+        assert_eq!(at_cap.len(), 1000);
+        assert_eq!(
+            complete(t.resume(state, http(200, at_cap.as_bytes()), 10.0)),
+            (true, OUTPUT_INVALID.into(), None),
+            "a body exactly at the cap is read and judged by the output codec"
+        );
+        let over_cap = format!("{} ", at_cap);
+        for (name, answer) in [
+            ("server error", http(500, b"{}")),
+            ("redirect", http(302, b"")),
+            ("not JSON", http(200, b"not json")),
+            ("not UTF-8", http(200, b"{\"s\":\"\xff\"}")),
+            ("one byte over the cap", http(200, over_cap.as_bytes())),
+            (
+                "unreachable",
+                Answer::Http(HttpAnswer::Failed(HttpFailure::Unreachable)),
+            ),
+            (
+                "own timeout",
+                Answer::Http(HttpAnswer::Failed(HttpFailure::TimedOut)),
+            ),
+            ("wrong answer kind", output(b"{}")),
         ] {
             let (_, state) = start(5000.0);
+            let expected = if name == "wrong answer kind" {
+                500
+            } else {
+                502
+            };
             assert_eq!(
-                protocol_error(t.resume(state, bad.as_bytes(), 10.0)),
-                (502, -32603, BACKEND_FAILED),
+                protocol_error(t.resume(state, answer, 10.0)).0,
+                expected,
                 "{}",
-                bad
+                name
             );
         }
+        // A BOM is dropped before the body is parsed.
         let (_, state) = start(5000.0);
-        let big = format!(
-            r#"{{"ok":true,"status":200,"body":"{{\"s\":\"{}\"}}"}}"#,
-            "x".repeat(1000)
-        );
-        assert_eq!(protocol_error(t.resume(state, big.as_bytes(), 10.0)).0, 502);
-        // The deadline bounded the wait: a timeout is the request's deadline.
-        let (i, state) = start(700.0);
-        assert!(i.ends_with(r#""timeoutMs":700}"#));
         assert_eq!(
-            protocol_error(t.resume(state, br#"{"ok":false,"reason":"timeout"}"#, 0.0)),
+            complete(t.resume(state, http(200, b"\xEF\xBB\xBF{\"s\":\"b\"}"), 10.0))
+                .2
+                .unwrap(),
+            r#"{"s":"b"}"#
+        );
+        // The deadline bounded the wait: a timeout is the request's deadline.
+        let (e, state) = start(700.0);
+        assert_eq!(e.timeout_ms(), 700);
+        assert_eq!(
+            protocol_error(t.resume(
+                state,
+                Answer::Http(HttpAnswer::Failed(HttpFailure::TimedOut)),
+                0.0
+            )),
             (408, -32603, DEADLINE)
         );
         assert_eq!(
             complete(call(&t, "remote", Some(r#"{"s":1}"#), 5000.0)).1,
             "Input validation failed at $.s: Expected a string"
         );
-        let (i, state) = suspended(call(&t, "fire", None, 5000.0));
-        assert!(i.contains(r#""method":"GET","url":"http://127.0.0.1:9/x","headers":[["accept","application/json"]],"body":"""#));
+        let (e, state) = suspended(call(&t, "fire", None, 5000.0));
+        match e {
+            Effect::Http(h) => {
+                assert_eq!(h.method, crate::effect::HttpMethod::Get);
+                assert_eq!(h.url, "http://127.0.0.1:9/x");
+                assert_eq!(h.body, None);
+                assert_eq!(h.headers, vec![("accept", "application/json".to_string())]);
+            }
+            _ => panic!("expected an HTTP effect"),
+        }
         assert_eq!(
-            complete(t.resume(state, br#"{"ok":true,"status":204,"body":""}"#, 10.0)),
+            complete(t.resume(state, http(204, b""), 10.0)),
             (false, "null".into(), None)
         );
     }

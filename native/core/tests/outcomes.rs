@@ -1,7 +1,29 @@
 //! The outcome table: one row per admission outcome (seed "Admission and lifetime", issue 2 §3 and
 //! issue 5 §1), driven through the public Rust API exactly as a host would.
 use pulse_core::json::{self, Value};
-use pulse_core::{Action, Engine};
+use pulse_core::{record, Action, Engine, HandlerAnswer, Request};
+
+/// The ABI's head record, handed to the typed API.
+fn feed_head(req: &mut Request, rec: &[u8], now: f64) -> Action {
+    match record::head(rec) {
+        Some((method, target, lines)) => req.head(method, target, lines, now),
+        None => Action::Misuse,
+    }
+}
+
+/// The reply as the ABI's reply record.
+fn rec(req: &Request) -> Vec<u8> {
+    let mut out = Vec::new();
+    record::reply(&mut out, req.reply().expect("a reply"));
+    out
+}
+
+/// The pending effect as the ABI's JSON.
+fn effect_json(req: &Request) -> String {
+    let mut out = Vec::new();
+    record::effect(&mut out, req.effect().expect("an effect"));
+    String::from_utf8(out).unwrap()
+}
 
 const MODERN: &str = "2026-07-28";
 const ACCEPT: &str = "accept: application/json, text/event-stream\r\n";
@@ -163,18 +185,18 @@ fn split_record(record: &[u8]) -> Reply {
 /// Drives one row; returns the reply and where it stopped.
 fn drive(engine: &Engine, head: &[u8], chunks: &[Vec<u8>]) -> (Reply, Stop) {
     let mut req = engine.request(0.0);
-    if let Action::Respond(r) = req.head(head, 1.0) {
-        return (split_record(r), Stop::Head);
+    if let Action::Respond = feed_head(&mut req, head, 1.0) {
+        return (split_record(&rec(&req)), Stop::Head);
     }
     for c in chunks {
         match req.body(c, 2.0) {
-            Action::Respond(r) => return (split_record(r), Stop::Body),
+            Action::Respond => return (split_record(&rec(&req)), Stop::Body),
             Action::Continue => {}
             other => panic!("unexpected {other:?}"),
         }
     }
     match req.end(3.0) {
-        Action::Respond(r) => (split_record(r), Stop::End),
+        Action::Respond => (split_record(&rec(&req)), Stop::End),
         other => panic!("unexpected {other:?}"),
     }
 }
@@ -498,14 +520,17 @@ fn every_split_of_a_row_gives_the_same_reply() {
 
 fn started(engine: &Engine) -> pulse_core::Request {
     let mut req = engine.request(0.0);
-    assert_eq!(req.head(discover_head().as_bytes(), 0.0), Action::Continue);
+    assert_eq!(
+        feed_head(&mut req, discover_head().as_bytes(), 0.0),
+        Action::Continue
+    );
     req
 }
 
-fn status_of(a: Action<'_>) -> (u16, String) {
-    match a {
-        Action::Respond(r) => {
-            let r = split_record(r);
+fn status_of(req: &mut Request, f: impl FnOnce(&mut Request) -> Action) -> (u16, String) {
+    match f(req) {
+        Action::Respond => {
+            let r = split_record(&rec(req));
             (r.status, String::from_utf8(r.body).unwrap())
         }
         other => panic!("unexpected {other:?}"),
@@ -521,39 +546,55 @@ fn deadline_and_abort() {
     let mut req = started(&engine);
     assert_eq!(req.timeout_ms(40.0), 60.0);
     assert_eq!(req.tick(99.9), Action::Continue);
-    assert_eq!(status_of(req.tick(100.0)), (408, interrupted.to_string()));
+    assert_eq!(
+        status_of(&mut req, |r| r.tick(100.0)),
+        (408, interrupted.to_string())
+    );
     assert_eq!(req.timeout_ms(100.0), 0.0);
 
     let mut req = started(&engine);
     assert_eq!(req.body(b"{", 50.0), Action::Continue);
     assert_eq!(
-        status_of(req.body(b"}", 100.0)).0,
+        status_of(&mut req, |r| r.body(b"}", 100.0)).0,
         408,
         "body at the deadline"
     );
 
     let mut req = started(&engine);
-    assert_eq!(status_of(req.end(150.0)).0, 408, "end after the deadline");
+    assert_eq!(
+        status_of(&mut req, |r| r.end(150.0)).0,
+        408,
+        "end after the deadline"
+    );
 
     let mut req = started(&engine);
     assert_eq!(req.body(b"{", 1.0), Action::Continue);
-    let (status, body) = status_of(req.abort(2.0));
+    let (status, body) = status_of(&mut req, |r| r.abort(2.0));
     assert_eq!((status, body.as_str()), (408, interrupted));
     assert_eq!(
-        status_of(req.end(3.0)).0,
+        status_of(&mut req, |r| r.end(3.0)).0,
         408,
         "RESPOND repeats after RESPOND"
     );
 
     let mut req = engine.request(0.0);
     assert_eq!(
-        status_of(req.head(discover_head().as_bytes(), 100.0)).0,
+        status_of(&mut req, |r| feed_head(
+            r,
+            discover_head().as_bytes(),
+            100.0
+        ))
+        .0,
         408,
         "head after the deadline"
     );
 
     let mut req = engine.request(0.0);
-    assert_eq!(status_of(req.abort(1.0)).0, 408, "abort before the head");
+    assert_eq!(
+        status_of(&mut req, |r| r.abort(1.0)).0,
+        408,
+        "abort before the head"
+    );
 }
 
 #[test]
@@ -563,30 +604,40 @@ fn misuse_and_repeated_respond() {
     assert_eq!(req.body(b"{}", 1.0), Action::Misuse, "body before head");
     assert_eq!(req.end(1.0), Action::Misuse, "end before head");
     assert_eq!(
-        req.resume(b"{}", 1.0),
+        req.answer_handler(HandlerAnswer::Failed, 1.0),
         Action::Misuse,
         "resume without a call"
     );
-    assert_eq!(req.head(b"not a head record", 1.0), Action::Misuse);
-    assert_eq!(req.head(discover_head().as_bytes(), 1.0), Action::Continue);
     assert_eq!(
-        req.head(discover_head().as_bytes(), 1.0),
+        feed_head(&mut req, b"not a head record", 1.0),
+        Action::Misuse
+    );
+    assert_eq!(
+        feed_head(&mut req, discover_head().as_bytes(), 1.0),
+        Action::Continue
+    );
+    assert_eq!(
+        feed_head(&mut req, discover_head().as_bytes(), 1.0),
         Action::Misuse,
         "head twice"
     );
-    assert_eq!(req.resume(b"{}", 1.0), Action::Misuse);
+    assert_eq!(
+        req.answer_handler(HandlerAnswer::Failed, 1.0),
+        Action::Misuse
+    );
     assert_eq!(req.body(discover().as_bytes(), 1.0), Action::Continue);
-    let first = match req.end(2.0) {
-        Action::Respond(r) => r.to_vec(),
-        other => panic!("{other:?}"),
-    };
+    assert_eq!(req.end(2.0), Action::Respond);
+    let first = rec(&req);
     assert!(req.is_finished());
-    assert_eq!(req.end(3.0), Action::Respond(&first));
-    assert_eq!(req.tick(1e9), Action::Respond(&first));
-    assert_eq!(req.abort(4.0), Action::Respond(&first));
-    assert_eq!(req.body(b"x", 5.0), Action::Respond(&first));
-    assert_eq!(req.resume(b"{}", 6.0), Action::Respond(&first));
-    assert_eq!(req.output(), &first[..]);
+    assert_eq!(req.end(3.0), Action::Respond);
+    assert_eq!(req.tick(1e9), Action::Respond);
+    assert_eq!(req.abort(4.0), Action::Respond);
+    assert_eq!(req.body(b"x", 5.0), Action::Respond);
+    assert_eq!(
+        req.answer_handler(HandlerAnswer::Failed, 6.0),
+        Action::Respond
+    );
+    assert_eq!(rec(&req), first, "the same reply every time");
 }
 
 #[test]
@@ -664,11 +715,11 @@ fn tool_rows() {
 
 fn pending(engine: &Engine, head: &str, body: &str) -> (pulse_core::Request, String) {
     let mut req = engine.request(0.0);
-    assert_eq!(req.head(head.as_bytes(), 1.0), Action::Continue);
+    assert_eq!(feed_head(&mut req, head.as_bytes(), 1.0), Action::Continue);
     assert_eq!(req.body(body.as_bytes(), 2.0), Action::Continue);
     let instruction = match req.end(3.0) {
-        Action::Call(i) => String::from_utf8(i.to_vec()).unwrap(),
-        other => panic!("expected CALL, got {other:?}"),
+        Action::Perform => effect_json(&req),
+        other => panic!("expected an effect, got {other:?}"),
     };
     (req, instruction)
 }
@@ -691,12 +742,15 @@ fn call_resume_deadline_abort() {
     );
     assert_eq!(req.timeout_ms(500.0), 500.0);
     assert_eq!(req.body(b"x", 500.0), Action::Misuse);
-    let (status, body_text) = status_of(req.resume(br#"{"ok":true,"output":{"msg":"hi"}}"#, 600.0));
+    let (status, body_text) = status_of(&mut req, |r| {
+        r.answer_handler(HandlerAnswer::Output(br#"{"msg":"hi"}"#), 600.0)
+    });
     assert_eq!(status, 200);
     assert!(body_text.starts_with(r#"{"jsonrpc":"2.0","id":"c","result":{"resultType":"complete","content":[{"type":"text","text":"{\"msg\":\"hi\"}"}],"structuredContent":{"msg":"hi"},"isError":false,"#), "{body_text}");
 
     let (mut req, _) = pending(&engine, &head, &body);
-    let (status, body_text) = status_of(req.resume(br#"{"ok":false}"#, 600.0));
+    let (status, body_text) =
+        status_of(&mut req, |r| r.answer_handler(HandlerAnswer::Failed, 600.0));
     assert_eq!(status, 200);
     assert!(body_text.contains(r#""isError":true"#), "{body_text}");
 
@@ -704,21 +758,22 @@ fn call_resume_deadline_abort() {
         r#"{"jsonrpc":"2.0","id":"c","error":{"code":-32603,"message":"Request interrupted"}}"#;
     let (mut req, _) = pending(&engine, &head, &body);
     assert_eq!(
-        status_of(req.tick(1000.0)),
+        status_of(&mut req, |r| r.tick(1000.0)),
         (408, expired.to_string()),
         "deadline while pending"
     );
 
     let (mut req, _) = pending(&engine, &head, &body);
     assert_eq!(
-        status_of(req.resume(br#"{"ok":true,"output":{"msg":"hi"}}"#, 1000.0)),
+        status_of(&mut req, |r| r
+            .answer_handler(HandlerAnswer::Output(br#"{"msg":"hi"}"#), 1000.0)),
         (408, expired.to_string()),
         "resume at the deadline"
     );
 
     let (mut req, _) = pending(&engine, &head, &body);
     assert_eq!(
-        status_of(req.abort(10.0)),
+        status_of(&mut req, |r| r.abort(10.0)),
         (408, expired.to_string()),
         "client gone while pending"
     );
@@ -759,9 +814,9 @@ fn jsonrpc_profile() {
     let head = "POST /mcp\r\ncontent-type: application/json\r\n";
     let run = |body: &str| {
         let mut req = engine.request(0.0);
-        assert_eq!(req.head(head.as_bytes(), 0.0), Action::Continue);
+        assert_eq!(feed_head(&mut req, head.as_bytes(), 0.0), Action::Continue);
         assert_eq!(req.body(body.as_bytes(), 0.0), Action::Continue);
-        status_of(req.end(0.0))
+        status_of(&mut req, |r| r.end(0.0))
     };
     assert_eq!(
         run(r#"{"jsonrpc":"2.0","id":1,"method":"fixed"}"#),
@@ -782,27 +837,28 @@ fn jsonrpc_profile() {
 
     // A JavaScript handler goes out as a CALL and comes back framed as JSON-RPC.
     let mut req = engine.request(0.0);
-    req.head(head.as_bytes(), 0.0);
+    feed_head(&mut req, head.as_bytes(), 0.0);
     req.body(
         br#"{"jsonrpc":"2.0","id":"j","method":"echo","params":{"msg":"hi"}}"#,
         0.0,
     );
-    assert!(matches!(req.end(0.0), Action::Call(_)));
+    assert_eq!(req.end(0.0), Action::Perform);
     assert_eq!(
-        status_of(req.resume(br#"{"ok":true,"output":{"msg":"hi"}}"#, 1.0)),
+        status_of(&mut req, |r| r
+            .answer_handler(HandlerAnswer::Output(br#"{"msg":"hi"}"#), 1.0)),
         (
             200,
             r#"{"jsonrpc":"2.0","id":"j","result":{"msg":"hi"}}"#.to_string()
         )
     );
     let mut req = engine.request(0.0);
-    req.head(head.as_bytes(), 0.0);
+    feed_head(&mut req, head.as_bytes(), 0.0);
     req.body(
         br#"{"jsonrpc":"2.0","id":"k","method":"echo","params":{"msg":"hi"}}"#,
         0.0,
     );
-    assert!(matches!(req.end(0.0), Action::Call(_)));
-    let (status, body) = status_of(req.resume(br#"{"ok":false}"#, 1.0));
+    assert_eq!(req.end(0.0), Action::Perform);
+    let (status, body) = status_of(&mut req, |r| r.answer_handler(HandlerAnswer::Failed, 1.0));
     assert!(body.contains(r#""code":-32000"#), "{status} {body}");
 
     assert!(

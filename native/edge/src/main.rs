@@ -3,7 +3,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-mod record;
+mod uri;
 
 #[cfg(target_arch = "wasm32")]
 mod fastly;

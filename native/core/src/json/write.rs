@@ -60,6 +60,25 @@ pub fn string(out: &mut Vec<u8>, s: &str) {
 
 /// Writes `v` as canonical compact JSON: no whitespace, member order kept, numbers as their source
 /// text, strings re-escaped minimally. Recursion is bounded by the parser's depth limit.
+/// Appends a decimal integer (ids, codes, statuses) without going through `format!`.
+pub fn integer(out: &mut Vec<u8>, n: i64) {
+    if n < 0 {
+        out.push(b'-');
+    }
+    let mut m = n.unsigned_abs();
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
 pub fn value(out: &mut Vec<u8>, v: Value<'_>) {
     match v {
         Value::Null => out.extend_from_slice(b"null"),

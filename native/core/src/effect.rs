@@ -1,0 +1,174 @@
+//! Effects: the only work a host does on the core's behalf, and the typed answers it reports.
+//!
+//! There are two. [`HttpEffect`] is one outbound HTTP exchange to a fixed URL (a governed backend
+//! call, later token introspection): the host sends exactly what the effect says, never follows a
+//! redirect, never retries, stops reading once more than `max_bytes` arrived, and gives up after
+//! `timeout_ms`. [`HandlerEffect`] runs a JavaScript handler (hosts without JavaScript report it
+//! failed). Everything else — whether a status, a size, an encoding or a timeout is acceptable, and
+//! which deadline it counts against — is decided here, so every host reaches the same verdict.
+
+/// What the host performs next, after `Action::Perform`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Http(HttpEffect),
+    Handler(HandlerEffect),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HttpMethod {
+    Get,
+    Post,
+}
+
+impl HttpMethod {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            HttpMethod::Get => "GET",
+            HttpMethod::Post => "POST",
+        }
+    }
+}
+
+/// One outbound HTTP exchange.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpEffect {
+    /// The name of the declared backend (hosts that route by name, such as Fastly, use it).
+    pub backend: String,
+    pub method: HttpMethod,
+    /// Absolute and fixed at build or configuration time; never taken from a request.
+    pub url: String,
+    /// Sent as given, and nothing else (no cookies, no client credentials, no forwarded headers).
+    pub headers: Vec<(&'static str, String)>,
+    /// `None`: no body at all (a GET never carries one).
+    pub body: Option<Vec<u8>>,
+    /// The host reads at most this many bytes plus one; more is the core's "oversized".
+    pub max_bytes: usize,
+    /// The effect's own time budget; the request's deadline bounds the wait as well.
+    pub timeout_ms: u64,
+}
+
+/// One JavaScript handler run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandlerEffect {
+    pub op: String,
+    /// Canonical JSON of the decoded input; `None` for an operation without input (no params).
+    pub input: Option<Vec<u8>>,
+    pub timeout_ms: u64,
+}
+
+impl Effect {
+    pub fn timeout_ms(&self) -> u64 {
+        match self {
+            Effect::Http(h) => h.timeout_ms,
+            Effect::Handler(h) => h.timeout_ms,
+        }
+    }
+}
+
+/// Why an HTTP exchange produced no response.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HttpFailure {
+    /// Refused, reset, unresolvable, or the body stream failed.
+    Unreachable,
+    /// The effect's own time budget ran out first.
+    TimedOut,
+}
+
+/// The host's report of an [`HttpEffect`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HttpAnswer<'a> {
+    /// The status and the body bytes read (more than `max_bytes` only when the body was longer).
+    Response {
+        status: u16,
+        body: &'a [u8],
+    },
+    Failed(HttpFailure),
+}
+
+/// The host's report of a [`HandlerEffect`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandlerAnswer<'a> {
+    /// JSON text of the handler's output (`null` for none).
+    Output(&'a [u8]),
+    /// Thrown, rejected, timed out, or not runnable on this host.
+    Failed,
+}
+
+/// The answer to whichever effect is pending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer<'a> {
+    Http(HttpAnswer<'a>),
+    Handler(HandlerAnswer<'a>),
+}
+
+/// What an HTTP answer means once judged: an acceptable text body, or why not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HttpVerdict<'a> {
+    /// A 2xx within the byte cap, valid UTF-8 (a leading BOM dropped).
+    Text(&'a str),
+    /// Any other status; a 3xx is here too, since hosts never follow redirects.
+    Status(u16),
+    Oversized,
+    NotUtf8,
+    Unreachable,
+    TimedOut,
+}
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The one judgement of an HTTP answer, shared by every use of the HTTP effect.
+pub fn judge(answer: HttpAnswer<'_>, max_bytes: usize) -> HttpVerdict<'_> {
+    match answer {
+        HttpAnswer::Failed(HttpFailure::Unreachable) => HttpVerdict::Unreachable,
+        HttpAnswer::Failed(HttpFailure::TimedOut) => HttpVerdict::TimedOut,
+        HttpAnswer::Response { status, .. } if !(200..300).contains(&status) => {
+            HttpVerdict::Status(status)
+        }
+        HttpAnswer::Response { body, .. } if body.len() > max_bytes => HttpVerdict::Oversized,
+        HttpAnswer::Response { body, .. } => {
+            let body = body.strip_prefix(BOM).unwrap_or(body);
+            match std::str::from_utf8(body) {
+                Ok(text) => HttpVerdict::Text(text),
+                Err(_) => HttpVerdict::NotUtf8,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(status: u16, body: &[u8]) -> HttpAnswer<'_> {
+        HttpAnswer::Response { status, body }
+    }
+
+    #[test]
+    fn judges_status_size_and_encoding() {
+        assert_eq!(judge(ok(200, b"{}"), 2), HttpVerdict::Text("{}"));
+        assert_eq!(judge(ok(204, b""), 0), HttpVerdict::Text(""));
+        assert_eq!(judge(ok(299, b"x"), 1), HttpVerdict::Text("x"));
+        assert_eq!(judge(ok(302, b""), 10), HttpVerdict::Status(302));
+        assert_eq!(judge(ok(199, b""), 10), HttpVerdict::Status(199));
+        assert_eq!(judge(ok(500, b"{}"), 10), HttpVerdict::Status(500));
+        // Exactly at the cap passes; one over does not.
+        assert_eq!(judge(ok(200, b"abc"), 3), HttpVerdict::Text("abc"));
+        assert_eq!(judge(ok(200, b"abcd"), 3), HttpVerdict::Oversized);
+        // The BOM counts against the cap (bytes on the wire) but is not part of the text.
+        assert_eq!(
+            judge(ok(200, b"\xEF\xBB\xBFhi"), 5),
+            HttpVerdict::Text("hi")
+        );
+        assert_eq!(judge(ok(200, b"\xEF\xBB\xBFhi"), 4), HttpVerdict::Oversized);
+        assert_eq!(judge(ok(200, b"\xff"), 10), HttpVerdict::NotUtf8);
+        assert_eq!(judge(ok(200, b"\xEF\xBB"), 10), HttpVerdict::NotUtf8);
+        assert_eq!(
+            judge(HttpAnswer::Failed(HttpFailure::TimedOut), 1),
+            HttpVerdict::TimedOut
+        );
+        assert_eq!(
+            judge(HttpAnswer::Failed(HttpFailure::Unreachable), 1),
+            HttpVerdict::Unreachable
+        );
+    }
+}

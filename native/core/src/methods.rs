@@ -1,0 +1,282 @@
+//! The method table: one row per MCP method this core knows. A row drives modern and legacy
+//! admission (which profile serves it, which params member `Mcp-Name` mirrors), the capabilities
+//! advertised by `server/discover` and by the legacy `initialize`, and dispatch. Adding a method is
+//! one row here and one serve function.
+use std::borrow::Cow;
+
+use crate::calls;
+use crate::config::Config;
+use crate::discover::Fragments;
+use crate::errors::RpcError;
+use crate::json::Object;
+use crate::tools::Step;
+
+/// A configured feature a method depends on; unconfigured, the method is not found (`-32601`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capability {
+    /// Always served (discovery and the legacy handshake).
+    Core,
+    Tools,
+    Resources,
+    Prompts,
+}
+
+/// Whether, and how, the opt-in 2025-06-18 profile serves a method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Legacy {
+    No,
+    /// Served to requests carrying `MCP-Protocol-Version: 2025-06-18`.
+    Yes,
+    /// The stateless `initialize`: admitted without the version header, which it negotiates.
+    Handshake,
+}
+
+pub struct Method {
+    pub name: &'static str,
+    /// The params member an `Mcp-Name` header mirrors; the header is then required (modern).
+    pub mirror: Option<&'static str>,
+    pub capability: Capability,
+    pub modern: bool,
+    pub legacy: Legacy,
+    /// `None`: known to the protocol (its header rules apply) but not served by this core.
+    pub serve: Option<Serve>,
+}
+
+impl std::fmt::Debug for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Everything a serve function may read about the request and the engine.
+pub struct Dispatch<'a> {
+    pub config: &'a Config,
+    pub frags: &'a Fragments,
+    pub params: Option<&'a Object<'a>>,
+    /// Framed for the 2025-06-18 profile.
+    pub legacy: bool,
+    pub remaining_ms: f64,
+}
+
+/// What a method produced; the engine frames it with the id and enforces the budgets.
+pub enum Served<'a> {
+    /// The text of the `result` object.
+    Result(Cow<'a, [u8]>),
+    Error(RpcError),
+    /// A tool step: a result to frame, a protocol error, or an effect to perform first.
+    Tool(Step),
+}
+
+pub type Serve = for<'a> fn(&Dispatch<'a>) -> Served<'a>;
+
+const fn row(
+    name: &'static str,
+    mirror: Option<&'static str>,
+    capability: Capability,
+    modern: bool,
+    legacy: Legacy,
+    serve: Option<Serve>,
+) -> Method {
+    Method {
+        name,
+        mirror,
+        capability,
+        modern,
+        legacy,
+        serve,
+    }
+}
+
+pub static METHODS: [Method; 7] = [
+    row(
+        "server/discover",
+        None,
+        Capability::Core,
+        true,
+        Legacy::No,
+        Some(discover),
+    ),
+    row(
+        "initialize",
+        None,
+        Capability::Core,
+        false,
+        Legacy::Handshake,
+        Some(initialize),
+    ),
+    row(
+        "ping",
+        None,
+        Capability::Core,
+        false,
+        Legacy::Yes,
+        Some(ping),
+    ),
+    row(
+        "tools/list",
+        None,
+        Capability::Tools,
+        true,
+        Legacy::Yes,
+        Some(tools_list),
+    ),
+    row(
+        "tools/call",
+        Some("name"),
+        Capability::Tools,
+        true,
+        Legacy::Yes,
+        Some(tools_call),
+    ),
+    row(
+        "prompts/get",
+        Some("name"),
+        Capability::Prompts,
+        true,
+        Legacy::No,
+        None,
+    ),
+    row(
+        "resources/read",
+        Some("uri"),
+        Capability::Resources,
+        true,
+        Legacy::No,
+        None,
+    ),
+];
+
+pub fn find(name: &str) -> Option<&'static Method> {
+    METHODS.iter().find(|m| m.name == name)
+}
+
+impl Capability {
+    pub fn configured(&self, config: &Config) -> bool {
+        match self {
+            Capability::Core => true,
+            Capability::Tools => config.tools.is_some(),
+            Capability::Resources | Capability::Prompts => false,
+        }
+    }
+
+    /// The member advertised in `capabilities`, if this capability has one.
+    fn advertised(&self) -> Option<&'static [u8]> {
+        match self {
+            Capability::Core => None,
+            Capability::Tools => Some(b"\"tools\":{\"listChanged\":false}"),
+            Capability::Resources => Some(b"\"resources\":{}"),
+            Capability::Prompts => Some(b"\"prompts\":{}"),
+        }
+    }
+}
+
+impl Method {
+    /// Whether this core serves the method on the given profile with this configuration.
+    pub fn served(&self, config: &Config, legacy: bool) -> bool {
+        let profile = if legacy {
+            self.legacy != Legacy::No
+        } else {
+            self.modern
+        };
+        profile && self.serve.is_some() && self.capability.configured(config)
+    }
+}
+
+/// The `capabilities` object of one profile: every configured capability with a served method.
+pub fn capabilities(config: &Config, legacy: bool) -> Vec<u8> {
+    let mut out = b"{".to_vec();
+    let mut seen: Vec<Capability> = Vec::new();
+    for m in METHODS.iter().filter(|m| m.served(config, legacy)) {
+        if let Some(member) = m.capability.advertised() {
+            if !seen.contains(&m.capability) {
+                if !seen.is_empty() {
+                    out.push(b',');
+                }
+                seen.push(m.capability);
+                out.extend_from_slice(member);
+            }
+        }
+    }
+    out.push(b'}');
+    out
+}
+
+fn discover<'a>(d: &Dispatch<'a>) -> Served<'a> {
+    Served::Result(Cow::Borrowed(&d.frags.discover))
+}
+
+fn initialize<'a>(d: &Dispatch<'a>) -> Served<'a> {
+    Served::Result(Cow::Borrowed(&d.frags.initialize))
+}
+
+fn ping<'a>(_: &Dispatch<'a>) -> Served<'a> {
+    Served::Result(Cow::Borrowed(b"{}"))
+}
+
+fn tools_list<'a>(d: &Dispatch<'a>) -> Served<'a> {
+    match calls::list_params(d.params) {
+        Err(e) => Served::Error(e),
+        Ok(()) if d.legacy => Served::Result(Cow::Borrowed(&d.frags.legacy_tools_list)),
+        Ok(()) => Served::Result(Cow::Borrowed(&d.frags.tools_list)),
+    }
+}
+
+fn tools_call<'a>(d: &Dispatch<'a>) -> Served<'a> {
+    let tools = match &d.config.tools {
+        Some(t) => t,
+        None => unreachable!("tools/call is served only when tools are configured"),
+    };
+    match calls::call_params(d.params) {
+        Err(e) => Served::Error(e),
+        Ok((name, arguments)) => {
+            Served::Tool(tools.call(&name.as_str(), arguments, d.remaining_ms))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(text: &str) -> Config {
+        Config::parse(text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn names_are_unique_and_mirrors_are_named_members() {
+        for (i, m) in METHODS.iter().enumerate() {
+            assert!(METHODS[..i].iter().all(|o| o.name != m.name), "{}", m.name);
+            assert!(
+                m.modern || m.legacy != Legacy::No,
+                "{} is served nowhere",
+                m.name
+            );
+        }
+        assert_eq!(find("tools/call").unwrap().mirror, Some("name"));
+        assert_eq!(find("resources/read").unwrap().mirror, Some("uri"));
+        assert!(find("logging/setLevel").is_none());
+    }
+
+    #[test]
+    fn capabilities_follow_the_served_rows() {
+        let bare = config("{}");
+        assert_eq!(capabilities(&bare, false), b"{}");
+        assert_eq!(capabilities(&bare, true), b"{}");
+        assert!(find("server/discover").unwrap().served(&bare, false));
+        assert!(!find("server/discover").unwrap().served(&bare, true));
+        assert!(!find("tools/list").unwrap().served(&bare, false));
+        assert!(find("initialize").unwrap().served(&bare, true));
+        assert!(!find("prompts/get").unwrap().served(&bare, false));
+        let text = format!(r#"{{"tools":{}}}"#, crate::tools::tests::manifest());
+        let tools = config(&text);
+        assert_eq!(
+            capabilities(&tools, false),
+            br#"{"tools":{"listChanged":false}}"#
+        );
+        assert_eq!(
+            capabilities(&tools, true),
+            br#"{"tools":{"listChanged":false}}"#
+        );
+        assert!(find("tools/call").unwrap().served(&tools, true));
+    }
+}

@@ -1,0 +1,169 @@
+//! The byte forms of the C ABI (docs/contracts.md §3), and nothing else: the head record a
+//! JavaScript host writes, the reply record and the effect JSON it reads. Only `abi.rs` (and tests
+//! that speak the ABI's language) use them; Rust hosts work with the typed values.
+use crate::effect::Effect;
+use crate::json::write;
+use crate::reply::Reply;
+
+type Lines<'a> = Vec<(&'a [u8], &'a [u8])>;
+
+/// `METHOD SP request-target CRLF (name ":" SP value CRLF)*` into its parts; `None` when it is not
+/// a head record. Values are handed over as written; the engine trims and joins them.
+pub fn head(record: &[u8]) -> Option<(&[u8], &[u8], Lines<'_>)> {
+    let mut lines = record.split(|&b| b == b'\n');
+    let first = lines.next()?;
+    let first = first.strip_suffix(b"\r").unwrap_or(first);
+    let sp = first.iter().position(|&b| b == b' ')?;
+    let (method, target) = (&first[..sp], &first[sp + 1..]);
+    let mut out = Vec::new();
+    let mut ended = false;
+    for line in lines {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            ended = true;
+            continue;
+        }
+        if ended {
+            return None;
+        }
+        let colon = line.iter().position(|&b| b == b':')?;
+        out.push((&line[..colon], &line[colon + 1..]));
+    }
+    Some((method, target, out))
+}
+
+/// `status CRLF (name ": " value CRLF)* CRLF body`; `connection: close` is the last header line
+/// when the reply was decided before the body was complete.
+pub fn reply(out: &mut Vec<u8>, r: &Reply) {
+    out.reserve(96 + r.body.len());
+    write::integer(out, i64::from(r.status));
+    out.extend_from_slice(b"\r\n");
+    for (name, value) in &r.headers {
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b": ");
+        out.extend_from_slice(value.as_bytes());
+        out.extend_from_slice(b"\r\n");
+    }
+    if r.close {
+        out.extend_from_slice(b"connection: close\r\n");
+    }
+    out.extend_from_slice(b"\r\n");
+    out.extend_from_slice(&r.body);
+}
+
+/// The effect as one JSON object:
+/// `{"kind":"http","backend","method","url","headers":[[n,v]…],"body"?,"maxBytes","timeoutMs"}` or
+/// `{"kind":"handler","op","input"?,"timeoutMs"}`. `body` is text (every body the core builds is
+/// UTF-8); an absent member means no body / no input.
+pub fn effect(out: &mut Vec<u8>, e: &Effect) {
+    match e {
+        Effect::Http(h) => {
+            out.extend_from_slice(b"{\"kind\":\"http\",\"backend\":");
+            write::string(out, &h.backend);
+            out.extend_from_slice(b",\"method\":\"");
+            out.extend_from_slice(h.method.as_str().as_bytes());
+            out.extend_from_slice(b"\",\"url\":");
+            write::string(out, &h.url);
+            out.extend_from_slice(b",\"headers\":[");
+            for (i, (name, value)) in h.headers.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                out.push(b'[');
+                write::string(out, name);
+                out.push(b',');
+                write::string(out, value);
+                out.push(b']');
+            }
+            out.push(b']');
+            if let Some(body) = &h.body {
+                out.extend_from_slice(b",\"body\":");
+                write::string(out, &String::from_utf8_lossy(body));
+            }
+            out.extend_from_slice(b",\"maxBytes\":");
+            write::integer(out, h.max_bytes as i64);
+            out.extend_from_slice(b",\"timeoutMs\":");
+            write::integer(out, h.timeout_ms as i64);
+            out.push(b'}');
+        }
+        Effect::Handler(h) => {
+            out.extend_from_slice(b"{\"kind\":\"handler\",\"op\":");
+            write::string(out, &h.op);
+            if let Some(input) = &h.input {
+                out.extend_from_slice(b",\"input\":");
+                out.extend_from_slice(input);
+            }
+            out.extend_from_slice(b",\"timeoutMs\":");
+            write::integer(out, h.timeout_ms as i64);
+            out.push(b'}');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::effect::{HandlerEffect, HttpEffect, HttpMethod};
+    use crate::reply::Timing;
+
+    #[test]
+    fn head_records_split_into_parts() {
+        let (m, t, lines) = head(b"POST /mcp?x\r\naccept: a\r\nx:\r\n\r\n").unwrap();
+        assert_eq!((m, t), (&b"POST"[..], &b"/mcp?x"[..]));
+        assert_eq!(
+            lines,
+            vec![(&b"accept"[..], &b" a"[..]), (&b"x"[..], &b""[..])]
+        );
+        assert!(head(b"").is_none());
+        assert!(head(b"POST\r\n").is_none());
+        assert!(head(b"POST /mcp\r\nnocolon\r\n").is_none());
+        assert!(head(b"POST /mcp\r\n\r\na: b\r\n").is_none());
+    }
+
+    #[test]
+    fn replies_become_records() {
+        let mut out = Vec::new();
+        reply(&mut out, &Reply::empty(405, Timing::Early));
+        assert_eq!(
+            out,
+            b"405\r\nallow: POST\r\ncache-control: no-store\r\nconnection: close\r\n\r\n"
+        );
+        out.clear();
+        reply(&mut out, &Reply::result(b"1", b"{}", 100));
+        assert_eq!(
+            std::str::from_utf8(&out).unwrap(),
+            "200\r\ncontent-type: application/json\r\ncache-control: no-store\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"
+        );
+    }
+
+    #[test]
+    fn effects_become_json() {
+        let mut out = Vec::new();
+        effect(
+            &mut out,
+            &Effect::Http(HttpEffect {
+                backend: "api".into(),
+                method: HttpMethod::Post,
+                url: "https://api.example/v1".into(),
+                headers: vec![("content-type", "application/json".into())],
+                body: Some(br#"{"q":"\""}"#.to_vec()),
+                max_bytes: 10,
+                timeout_ms: 5,
+            }),
+        );
+        assert_eq!(
+            std::str::from_utf8(&out).unwrap(),
+            r#"{"kind":"http","backend":"api","method":"POST","url":"https://api.example/v1","headers":[["content-type","application/json"]],"body":"{\"q\":\"\\\"\"}","maxBytes":10,"timeoutMs":5}"#
+        );
+        out.clear();
+        effect(
+            &mut out,
+            &Effect::Handler(HandlerEffect {
+                op: "a".into(),
+                input: None,
+                timeout_ms: 1,
+            }),
+        );
+        assert_eq!(out, br#"{"kind":"handler","op":"a","timeoutMs":1}"#);
+    }
+}
