@@ -29,7 +29,7 @@ export interface RespondAction {
 export interface HttpEffect {
   readonly kind: 'http';
   readonly backend: string;
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly url: string;
   readonly headers: readonly HeaderPair[];
   /** Absent: no body at all. */
@@ -64,6 +64,7 @@ const FAULT_CODES: Readonly<Record<HostFault | 'internal', number>> = { bodyInte
 export type HttpFailure = 'unreachable' | 'timedOut';
 const HTTP_FAILURES: Readonly<Record<HttpFailure, number>> = { unreachable: 0, timedOut: 1 };
 
+const HTTP_METHODS: ReadonlySet<unknown> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const CONTINUE: ContinueAction = Object.freeze({ kind: 'continue' });
 const encoder = new TextEncoder();
 const ASCII = /^[\x00-\x7f]*$/;
@@ -150,7 +151,7 @@ function decodeEffect(json: Uint8Array): Effect | undefined {
   if (typeof e !== 'object' || e === null || typeof e.timeoutMs !== 'number') return undefined;
   if (e.kind === 'handler' && typeof e.op === 'string') return e as unknown as HandlerEffect;
   const ok =
-    e.kind === 'http' && typeof e.backend === 'string' && (e.method === 'GET' || e.method === 'POST') && typeof e.url === 'string' &&
+    e.kind === 'http' && typeof e.backend === 'string' && HTTP_METHODS.has(e.method) && typeof e.url === 'string' &&
     Array.isArray(e.headers) && typeof e.maxBytes === 'number' && (e.body === undefined || typeof e.body === 'string');
   return ok ? (e as unknown as HttpEffect) : undefined;
 }

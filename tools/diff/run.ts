@@ -94,7 +94,7 @@ async function startWorkerd(): Promise<{ port: number; close(): Promise<void> }>
   const dir = join(WORK, 'workerd');
   mkdirSync(dir, { recursive: true });
   // The core stays a separate module: workerd refuses to compile wasm bytes at run time.
-  await bundleForRuntime(join(ROOT, 'wasm', 'diff', 'workerd-entry.ts'), join(dir, 'worker.mjs'), { external: ['*.wasm'] });
+  await bundleForRuntime(join(ROOT, 'tools', 'diff', 'workerd-entry.ts'), join(dir, 'worker.mjs'), { external: ['*.wasm'] });
   copyFileSync(CORE_OVERRIDE ?? join(ROOT, 'wasm', 'pulse_core.wasm'), join(dir, 'pulse_core.wasm'));
   const { Miniflare } = await import('miniflare');
   const mf = new Miniflare({
@@ -186,7 +186,7 @@ async function main() {
   const options = profileOptions();
   const profiles = [...new Set(corpus.map((c) => c.profile))];
   for (const p of profiles) if (!(p in options)) throw new Error(`corpus names unknown profile ${p}`);
-  const allow: AllowEntry[] = JSON.parse(readFileSync(join(ROOT, 'wasm', 'diff', 'allowlist.json'), 'utf8')).entries;
+  const allow: AllowEntry[] = JSON.parse(readFileSync(join(ROOT, 'tools', 'diff', 'allowlist.json'), 'utf8')).entries;
   for (const e of allow) if (typeof e.justification !== 'string' || e.justification.length < 20) throw new Error(`allow-list entry for ${e.case} lacks a justification`);
 
   const closers: (() => Promise<void>)[] = [];

@@ -18,14 +18,30 @@ pub enum Effect {
 pub enum HttpMethod {
     Get,
     Post,
+    Put,
+    Patch,
+    Delete,
 }
+
+const METHODS: [(HttpMethod, &str); 5] = [
+    (HttpMethod::Get, "GET"),
+    (HttpMethod::Post, "POST"),
+    (HttpMethod::Put, "PUT"),
+    (HttpMethod::Patch, "PATCH"),
+    (HttpMethod::Delete, "DELETE"),
+];
 
 impl HttpMethod {
     pub fn as_str(&self) -> &'static str {
-        match self {
-            HttpMethod::Get => "GET",
-            HttpMethod::Post => "POST",
-        }
+        METHODS
+            .iter()
+            .find(|(m, _)| m == self)
+            .map_or("GET", |(_, s)| s)
+    }
+
+    /// The method named exactly (uppercase), if it is one a declared backend may use.
+    pub fn parse(s: &str) -> Option<HttpMethod> {
+        METHODS.iter().find(|(_, n)| *n == s).map(|(m, _)| *m)
     }
 }
 

@@ -2,6 +2,7 @@
 //! owned structures and re-checks every construction rule the compiler checks, failing closed.
 use crate::codec::{self, Program, MAX_NODES};
 use crate::corpus::Corpus;
+use crate::effect::HttpMethod;
 use crate::json::{self, Object, Value};
 use crate::limits::Limits;
 
@@ -26,7 +27,7 @@ pub enum CorpusAction {
 
 pub struct Backend {
     pub backend: String,
-    pub method: &'static str,
+    pub method: HttpMethod,
     pub url: String,
     pub max_bytes: usize,
     pub timeout_ms: f64,
@@ -247,15 +248,9 @@ fn handler(
                 return Err("tools: backend name is invalid");
             }
             let method =
-                match get_str(&o, "method", "tools: backend handler needs a method")?.as_str() {
-                    "GET" => "GET",
-                    "POST" => "POST",
-                    "PUT" => "PUT",
-                    "PATCH" => "PATCH",
-                    "DELETE" => "DELETE",
-                    _ => return Err("tools: backend method is not allowed"),
-                };
-            if method == "GET" && op.input.is_some() {
+                HttpMethod::parse(&get_str(&o, "method", "tools: backend handler needs a method")?)
+                    .ok_or("tools: backend method is not allowed")?;
+            if method == HttpMethod::Get && op.input.is_some() {
                 return Err("tools: a GET backend operation must take no input");
             }
             let url = get_str(&o, "url", "tools: backend handler needs a url")?;

@@ -18,14 +18,10 @@ pub fn handler(op: &str, input: Option<Vec<u8>>, timeout_ms: u64) -> Effect {
 /// One governed HTTP call; the body is the canonical decoded input, sent as JSON. A call without
 /// input, and every GET, carries no body.
 pub fn backend(b: &Backend, body: Option<Vec<u8>>, max_bytes: usize, timeout_ms: u64) -> Effect {
-    let method = if b.method == "GET" {
-        HttpMethod::Get
-    } else {
-        HttpMethod::Post
-    };
+    let method = b.method;
     let body = match method {
         HttpMethod::Get => None,
-        HttpMethod::Post => body,
+        _ => body,
     };
     let mut headers = Vec::with_capacity(2);
     if body.is_some() {
@@ -47,10 +43,10 @@ pub fn backend(b: &Backend, body: Option<Vec<u8>>, max_bytes: usize, timeout_ms:
 mod tests {
     use super::*;
 
-    fn api(method: &'static str) -> Backend {
+    fn api(method: &str) -> Backend {
         Backend {
             backend: "api".into(),
-            method,
+            method: HttpMethod::parse(method).unwrap(),
             url: "https://api.example/v1".into(),
             max_bytes: 10,
             timeout_ms: 5.0,
@@ -104,5 +100,11 @@ mod tests {
             _ => panic!("expected an HTTP effect"),
         };
         assert_eq!(bare.body, None);
+        for m in ["PUT", "PATCH", "DELETE"] {
+            match backend(&api(m), Some(b"{}".to_vec()), 10, 5) {
+                Effect::Http(h) => assert_eq!((h.method.as_str(), h.body.is_some()), (m, true)),
+                _ => panic!("expected an HTTP effect"),
+            }
+        }
     }
 }
