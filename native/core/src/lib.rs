@@ -23,6 +23,7 @@ pub mod engine;
 pub mod envelope;
 pub mod errors;
 pub mod head;
+pub mod hmac;
 pub mod json;
 pub mod jsonrpc;
 pub mod legacy;

@@ -247,9 +247,12 @@ fn handler(
             if !valid_name(&backend) {
                 return Err("tools: backend name is invalid");
             }
-            let method =
-                HttpMethod::parse(&get_str(&o, "method", "tools: backend handler needs a method")?)
-                    .ok_or("tools: backend method is not allowed")?;
+            let method = HttpMethod::parse(&get_str(
+                &o,
+                "method",
+                "tools: backend handler needs a method",
+            )?)
+            .ok_or("tools: backend method is not allowed")?;
             if method == HttpMethod::Get && op.input.is_some() {
                 return Err("tools: a GET backend operation must take no input");
             }
