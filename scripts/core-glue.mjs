@@ -124,7 +124,7 @@ export default function setup() {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     const written = writeCoreGlue();
-    process.stdout.write(`core-glue: ${written.length ? written.join(', ') : 'up to date'}\n`);
+    if (written.length > 0) process.stdout.write(`core-glue: wrote ${written.join(', ')}\n`);
   } catch (e) {
     if (!(e instanceof GlueError) && e?.code !== 'ENOENT') throw e;
     process.stderr.write(`core-glue: ${e instanceof GlueError ? e.message : `missing ${e.path}`}\n`);
