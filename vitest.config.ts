@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The sources import glue derived from the committed core (src/core/generated, gitignored).
+    globalSetup: ['scripts/core-glue.mjs'],
     pool: 'forks',
     // --expose-gc lets test/peers.test.ts measure heap growth after forced collections.
     poolOptions: { forks: { execArgv: ['--expose-gc'], maxForks: 2, minForks: 1 } },

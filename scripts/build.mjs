@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // Builds the package: tsc → dist/cjs (CommonJS + declarations), then one thin ESM wrapper per
 // package.json export (dist/esm/*.mjs + .d.mts) re-exporting the CommonJS named exports, so
-// `import` and `require` share one implementation and one copy of its state. The build happens in a
-// private directory that replaces dist/ at the end, so a concurrent reader never sees a half-built dist.
+// `import` and `require` share one implementation and one copy of its state. The glue derived from
+// the committed core (scripts/core-glue.mjs) is refreshed first; its CommonJS wasm2js module is copied
+// beside the loader as is, so the package carries the wasm2js core once and the wasm binary only as
+// wasm/pulse_core.wasm. The build happens in a private directory that replaces dist/ at the end, so a
+// concurrent reader never sees a half-built dist.
 //   --if-needed  skip when dist is newer than every source file (used by `npm start`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GLUE, writeCoreGlue } from './core-glue.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -23,6 +27,9 @@ function newestMtime(dir) {
   return newest;
 }
 
+// Before the freshness check: glue derived from a newer wasm/ makes src/ newer than dist.
+writeCoreGlue();
+
 if (process.argv.includes('--if-needed') && existsSync(STAMP)) {
   const inputs = Math.max(
     newestMtime(join(ROOT, 'src')),
@@ -31,7 +38,7 @@ if (process.argv.includes('--if-needed') && existsSync(STAMP)) {
   if (statSync(STAMP).mtimeMs >= inputs) process.exit(0);
 }
 
-const STAGE = join(ROOT, 'node_modules', '.cache', `pulse-dist-${process.pid}`);
+const STAGE = join(ROOT, `.dist-stage-${process.pid}`);
 rmSync(STAGE, { recursive: true, force: true });
 mkdirSync(STAGE, { recursive: true });
 const tsc = spawnSync(
@@ -45,10 +52,10 @@ if (tsc.status !== 0) {
   process.exit(1);
 }
 
-// tsc re-indents the generated wasm2js module, more than doubling it; the text has no multi-line
-// string literals, so leading whitespace carries no meaning there.
-const wasm2js = join(STAGE, 'cjs', 'core', 'artifacts', 'core-wasm2js.js');
-if (existsSync(wasm2js)) writeFileSync(wasm2js, readFileSync(wasm2js, 'utf8').replace(/^[ \t]+/gm, ''));
+// tsc emits no JavaScript sources; the loader requires this one at the same relative path.
+const wasm2js = join(STAGE, 'cjs', relative(join(ROOT, 'src'), join(ROOT, GLUE.wasm2js)));
+mkdirSync(dirname(wasm2js), { recursive: true });
+copyFileSync(join(ROOT, GLUE.wasm2js), wasm2js);
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const require = createRequire(import.meta.url);

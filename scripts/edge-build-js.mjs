@@ -7,12 +7,15 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { ROOT, FASTLY, WORK, EdgeError, run, bundleJsEntry } from './edge-lib.mjs';
 import { checkWasm } from './edge-build.mjs';
+import { writeCoreGlue } from './core-glue.mjs';
 
 async function main() {
   const t0 = performance.now();
   const dir = join(WORK, 'js');
   mkdirSync(dir, { recursive: true });
   const bundle = join(dir, 'index.js');
+  // The bundle takes the wasm2js core and the defaults from the glue of the committed core.
+  writeCoreGlue();
   const key = await bundleJsEntry(bundle);
   const out = join(ROOT, 'bin', 'js', 'main.wasm');
   const tmp = join(dir, 'main.wasm');

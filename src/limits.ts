@@ -12,12 +12,5 @@ export interface McpLimits {
   readonly toolResultBytes?: number;
 }
 
-export const DEFAULT_LIMITS: Readonly<McpLimits> = Object.freeze({
-  requestBytes: 65536,
-  responseBytes: 1048576,
-  depth: 32,
-  deadlineMs: 10000,
-});
-
-/** Bytes the response budget must keep above the request budget. */
-export const RESPONSE_HEADROOM_BYTES = 512;
+// The values are the core's own (its pulse_defaults_* export), generated at build time.
+export { DEFAULT_LIMITS, RESPONSE_HEADROOM_BYTES } from './core/generated/defaults';

@@ -4,6 +4,7 @@
  * checked here first, so a bad router fails at build time with a message naming the operation.
  * Format: ./README.md.
  */
+import { DEFAULT_LIMITS } from '../limits';
 import type { CodecDescriptor } from '../router/codec-types';
 import type { HandlerDefinition, OperationDefinition, RouterDefinition } from '../router/definition';
 import { buildCorpusIndex } from './corpus';
@@ -159,8 +160,8 @@ function compileHandler(op: OperationDefinition, def: RouterDefinition, where: s
 }
 
 export function compileRouter(def: RouterDefinition, opts: CompileOptions = {}): CompiledRouter {
-  const responseBytes = opts.responseBytes ?? 1048576;
-  const requestBytes = opts.requestBytes ?? 65536;
+  const responseBytes = opts.responseBytes ?? DEFAULT_LIMITS.responseBytes;
+  const requestBytes = opts.requestBytes ?? DEFAULT_LIMITS.requestBytes;
   if (typeof def.id !== 'string' || !NAME.test(def.id)) fail('router id must be 1-128 characters of A-Za-z0-9_.-');
   if (!Array.isArray(def.operations)) fail('router operations must be a list');
   if (def.operations.length > MAX_TOOLS) fail(`router declares ${def.operations.length} operations; at most ${MAX_TOOLS} tools are allowed`);

@@ -1,13 +1,11 @@
 /**
  * Loads one instance of the core. Sources, in order: a precompiled `WebAssembly.Module` (workerd
- * imports wasm as a module and refuses to compile bytes), caller-supplied bytes, the embedded wasm
- * (Node, Deno, Bun), or the wasm2js build where `WebAssembly` is absent (Fastly's JavaScript runtime).
+ * imports wasm as a module and refuses to compile bytes), caller-supplied bytes, the package's own
+ * `pulse_core.wasm` read from disk (Node), or the wasm2js build where `WebAssembly` is absent
+ * (Fastly's JavaScript runtime).
  */
 import { PulseConfigError, PulseCoreError } from '../errors';
 import type { McpCoreSource } from '../options';
-import { CORE_WASM_BASE64 } from './artifacts/core-wasm';
-import { createCoreWasm2js } from './artifacts/core-wasm2js';
-import { decodeBase64 } from './base64';
 import { CORE_FUNCTIONS, type CoreExports } from './exports';
 
 interface WasmApi {
@@ -15,11 +13,50 @@ interface WasmApi {
   Instance: new (module: object, imports: object) => { readonly exports: unknown };
 }
 
+interface NodeModuleApi {
+  createRequire(path: string): { resolve(request: string): string };
+}
+
+interface NodeFsApi {
+  readFileSync(path: string): Uint8Array;
+}
+
+/** The wasm as the package exports it; resolves from the built package and from the checkout alike. */
+const PACKAGE_WASM = '@pulse-compute/mcp/pulse_core.wasm';
+
+const NO_FILE_SYSTEM = 'core: pulse_core.wasm cannot be read from a file here; pass the pulse_core.wasm module or its bytes as core';
+const NO_PACKAGE_WASM = 'core: the package file pulse_core.wasm cannot be read; pass the pulse_core.wasm module or its bytes as core';
+
 /** Compiled once per process: instances are cheap, compilation is not. */
-let embeddedModule: object | undefined;
+let packageModule: object | undefined;
 
 function wasmApi(): WasmApi | undefined {
   return (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+}
+
+/**
+ * The package's wasm bytes. Node built-ins come through `process.getBuiltinModule`, not an import, so
+ * bundlers for Fetch runtimes see no Node dependency and runtimes without one fail with a clear error.
+ */
+function packageWasmBytes(): Uint8Array {
+  const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  const moduleApi = builtin?.('node:module') as NodeModuleApi | undefined;
+  const fs = builtin?.('node:fs') as NodeFsApi | undefined;
+  if (moduleApi === undefined || fs === undefined || typeof __filename !== 'string') throw new PulseConfigError(NO_FILE_SYSTEM);
+  try {
+    return fs.readFileSync(moduleApi.createRequire(__filename).resolve(PACKAGE_WASM));
+  } catch {
+    throw new PulseConfigError(NO_PACKAGE_WASM);
+  }
+}
+
+/**
+ * The wasm2js core. Required here, not imported, so that a runtime with WebAssembly never loads or
+ * parses it; bundlers still see the literal path and include it.
+ */
+function wasm2jsCore(): CoreExports {
+  const glue = require('./generated/core-wasm2js.cjs') as typeof import('./generated/core-wasm2js.cjs');
+  return checked(glue.createCoreWasm2js());
 }
 
 function compile(wa: WasmApi, bytes: Uint8Array | ArrayBuffer): object {
@@ -45,12 +82,12 @@ export function instantiateCore(source?: McpCoreSource): CoreExports {
   const wa = wasmApi();
   if (wa === undefined) {
     if (source !== undefined) throw new PulseConfigError('core: WebAssembly is absent here; omit core to use the built-in JavaScript core');
-    return checked(createCoreWasm2js());
+    return wasm2jsCore();
   }
   let module: object;
   if (source === undefined) {
-    embeddedModule ??= compile(wa, decodeBase64(CORE_WASM_BASE64));
-    module = embeddedModule;
+    packageModule ??= compile(wa, packageWasmBytes());
+    module = packageModule;
   } else if (source instanceof wa.Module) {
     module = source;
   } else {

@@ -6,7 +6,6 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCoreWasm2js } from '../../src/core/artifacts/core-wasm2js';
 import type { CoreExports } from '../../src/core/exports';
 import { resolveOptions } from '../../src/options';
 import { OUTCOMES, type OutcomeRow } from '../support/outcomes.table';
@@ -18,6 +17,9 @@ import { jsonTree, mutatedText, mutation, splitAt } from '../support/json-gen';
 const root = path.resolve(__dirname, '..', '..');
 const CORPUS_MIN = 2000;
 const enc = new TextEncoder();
+
+// The glue the loader requires where WebAssembly is absent, loaded the same way.
+const { createCoreWasm2js } = require('../../src/core/generated/core-wasm2js.cjs') as typeof import('../../src/core/generated/core-wasm2js.cjs');
 
 function wasmCore(): CoreExports {
   const bytes = readFileSync(path.join(root, 'wasm', 'pulse_core.wasm'));

@@ -67,7 +67,7 @@ async function loadCores() {
   const bytes = readFileSync(join(ROOT, 'wasm', 'pulse_core.wasm'));
   const wasm = new WebAssembly.Instance(new WebAssembly.Module(bytes), {}).exports;
   // wasm/pulse_core.wasm2js.js is ESM text under a CommonJS package; the built factory wraps the same code.
-  const { createCoreWasm2js } = createRequire(import.meta.url)(join(ROOT, 'dist', 'cjs', 'core', 'artifacts', 'core-wasm2js.js'));
+  const { createCoreWasm2js } = createRequire(import.meta.url)(join(ROOT, 'dist', 'cjs', 'core', 'generated', 'core-wasm2js.cjs'));
   const wasm2js = typeof createCoreWasm2js === 'function' ? createCoreWasm2js() : undefined;
   return { wasm, wasm2js };
 }

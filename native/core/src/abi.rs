@@ -292,7 +292,8 @@ pub extern "C" fn pulse_engine_fault(engine: u32, fault: u32) -> u32 {
     })
 }
 
-/// The default configuration values as JSON (`{"limits":{…}}`), so hosts never restate them.
+/// The default configuration values as JSON (`{"limits":{…},"responseHeadroomBytes":…}`), so hosts
+/// never restate them.
 #[no_mangle]
 pub extern "C" fn pulse_defaults_ptr() -> *const u8 {
     with(|h| {

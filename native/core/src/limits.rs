@@ -24,11 +24,17 @@ impl Limits {
         tool_result_bytes: 1024 * 1024,
     };
 
-    /// `{"limits":{…}}` with the public names, for hosts that must not restate the defaults.
+    /// `{"limits":{…},"responseHeadroomBytes":…}` with the public names, for hosts that must not
+    /// restate the defaults or the configuration rule between the request and response budgets.
     pub fn defaults_json(&self) -> Vec<u8> {
         format!(
-            "{{\"limits\":{{\"requestBytes\":{},\"responseBytes\":{},\"depth\":{},\"deadlineMs\":{},\"toolResultBytes\":{}}}}}",
-            self.request_bytes, self.response_bytes, self.depth, self.deadline_ms as u64, self.tool_result_bytes
+            "{{\"limits\":{{\"requestBytes\":{},\"responseBytes\":{},\"depth\":{},\"deadlineMs\":{},\"toolResultBytes\":{}}},\"responseHeadroomBytes\":{}}}",
+            self.request_bytes,
+            self.response_bytes,
+            self.depth,
+            self.deadline_ms as u64,
+            self.tool_result_bytes,
+            crate::config::RESPONSE_HEADROOM
         )
         .into_bytes()
     }
