@@ -16,6 +16,8 @@ const dec = new TextDecoder();
 export interface Reply {
   status: number;
   body: any;
+  /** Bytes of the reply body as the core framed it. */
+  size: number;
   /** Every CALL instruction the core emitted, in order. */
   instructions: any[];
 }
@@ -48,7 +50,7 @@ function post(engine: Engine, method: string, name: string | undefined, params: 
     }
     if (a.kind !== 'respond') throw new Error(`request did not finish: ${a.kind}`);
     const text = dec.decode(a.body);
-    return { status: a.status, body: text === '' ? undefined : JSON.parse(text), instructions };
+    return { status: a.status, body: text === '' ? undefined : JSON.parse(text), size: a.body.length, instructions };
   } finally {
     req.free();
   }
