@@ -160,7 +160,7 @@ function jsonText(value: unknown, where: string): string {
     return walk(value, where);
   } catch (e) {
     // Only a structure nested past the call stack gets here without a message of its own.
-    if (e instanceof RangeError) fail(`${where}: nests too deeply to be plain JSON data`);
+    if (e instanceof RangeError) fail(`${where}: is nested too deeply or too large to be plain JSON data`);
     throw e;
   }
 }

@@ -6,7 +6,7 @@
  * `tools/list` reply fits a response budget is decided by the core alone, where the budget is known.
  * Format: ./README.md.
  */
-import { staticResultText } from '../handlers/helpers';
+import { STATIC_MAX_BYTES, STATIC_MAX_DEPTH, staticResultText } from '../handlers/helpers';
 import type { CodecDescriptor } from '../router/codec-types';
 import type { HandlerDefinition, OperationDefinition, RouterDefinition } from '../router/definition';
 import {
@@ -21,6 +21,7 @@ import {
   isBackendUrl,
   isName,
   MAX_OPERATIONS,
+  MAX_URL_BYTES,
   TOP_K,
   type Range,
 } from '../router/rules';
@@ -68,7 +69,7 @@ function withHash<T extends { hash: string }>(body: Omit<T, 'hash'>, first: read
 
 function staticJson(value: unknown, where: string): string {
   const text = staticResultText(value);
-  if (text === undefined) fail(`${where}: static result must be plain JSON (finite numbers, plain objects and arrays) of at most 32 levels and 65536 bytes`);
+  if (text === undefined) fail(`${where}: static result must be plain JSON (finite numbers, plain objects and arrays) of at most ${STATIC_MAX_DEPTH} levels and ${STATIC_MAX_BYTES} bytes`);
   return text;
 }
 
@@ -76,7 +77,7 @@ function backendUrl(base: string, path: string, where: string): string {
   if (backendBase(base) === undefined) fail(`${where}: backend url must be https or loopback http without credentials, query or fragment`);
   if (!isBackendPath(path)) fail(`${where}: backend path must be an absolute path of unreserved characters without dot segments`);
   const url = backendCallUrl(base, path);
-  if (!isBackendUrl(url)) fail(`${where}: backend url with its path must be at most 2048 characters`);
+  if (!isBackendUrl(url)) fail(`${where}: backend url with its path must be at most ${MAX_URL_BYTES} characters`);
   return url;
 }
 

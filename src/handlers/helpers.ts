@@ -21,8 +21,8 @@ function finish<H extends NativeHandler>(h: H): H {
   return frozen;
 }
 
-const STATIC_MAX_BYTES = 65536;
-const STATIC_MAX_DEPTH = 32;
+export const STATIC_MAX_BYTES = 65536;
+export const STATIC_MAX_DEPTH = 32;
 
 function isPlain(v: object): boolean {
   const p = Object.getPrototypeOf(v);
@@ -56,8 +56,8 @@ export function deepFreeze<T>(v: T): T {
 }
 
 /**
- * The JSON text of a static result: bounded plain JSON (at most 32 levels and 64 KiB), or
- * `undefined`. The one rule for static results, shared with the compiler.
+ * The JSON text of a static result: bounded plain JSON (at most STATIC_MAX_DEPTH levels and
+ * STATIC_MAX_BYTES bytes), or `undefined`. The one rule for static results, shared with the compiler.
  */
 export function staticResultText(value: unknown): string | undefined {
   if (!isPlainJson(value)) return undefined;

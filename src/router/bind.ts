@@ -115,13 +115,17 @@ const MCP_KEYS = ['router', 'serverInfo', 'legacyProtocol', 'limits', 'secrets',
  * refuses a raise; everything else about a limit (integer, range, unknown key) is the core's call.
  */
 function staticLimits(v: unknown): unknown {
-  if (v === undefined || v === null) return { ...STATIC_LIMITS };
+  const out: Record<string, unknown> = { ...STATIC_LIMITS };
+  if (v === undefined || v === null) return out;
   if (!isRecord(v)) return v;
   for (const [k, n] of Object.entries(v)) {
+    // Absent or null would mean the core's default, above the ceiling: the ceiling stays.
+    if (n === undefined || n === null) continue;
     const max = (STATIC_LIMITS as Readonly<Record<string, number>>)[k];
     if (max !== undefined && typeof n === 'number' && n > max) fail('PULSE_ERR_OPTIONS', 'limitsRaise');
+    out[k] = n;
   }
-  return { ...STATIC_LIMITS, ...v };
+  return out;
 }
 
 /**

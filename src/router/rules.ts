@@ -50,7 +50,7 @@ export const BACKEND_TIMEOUT_MS: Range = Object.freeze({ min: 1, max: DEFAULT_BU
 /** Methods of a backend call (manifest.rs). */
 export const BACKEND_METHODS = Object.freeze(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const);
 
-const MAX_URL_BYTES = 2048;
+export const MAX_URL_BYTES = 2048;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /**

@@ -290,6 +290,11 @@ describe('bindings', () => {
       expect.objectContaining({ code: 'PULSE_ERR_CONFIG', message: 'serverInfo.name: must be 1 to 128 characters without control characters' }),
     );
     expect(() => mcp({ router, serverInfo: { name: 't', version: '1' }, limits: { requestBytes: 1000 } })).not.toThrow();
+    // An absent or null limit keeps the static ceiling (32768) rather than the core's default
+    // (65536, which would need responseBytes >= 66048).
+    for (const requestBytes of [undefined, null]) {
+      expect(() => mcp({ router, serverInfo: { name: 't', version: '1' }, limits: { requestBytes, responseBytes: 33280 } as never })).not.toThrow();
+    }
     expect(caught(() => mcp({ router: {} as never, serverInfo: { name: 't', version: '1' } })).code).toBe('PULSE_ERR_OPTIONS');
   });
 
