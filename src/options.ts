@@ -1,11 +1,12 @@
 /**
- * Handler options: validated at construction (messages name the option, never echo values),
- * snapshotted, and turned into the core's configuration JSON (docs/contracts.md §4). The core
- * validates the configuration again and fails closed.
+ * Handler options → the core's configuration JSON (docs/contracts.md §4). The core judges every
+ * plain-data option (path, allowedOrigins, serverInfo, limits, legacyProtocol, unknown keys) and is
+ * the one authority: its message names the option and the entry, never the value, and reaches the
+ * caller as `PulseConfigError` when the engine is built. This layer checks only what the core cannot
+ * see: functions and objects (`tools`, `core`), and that the plain data is plain JSON at all.
  */
 import { PulseConfigError } from './errors';
-import { DEFAULT_LIMITS, RESPONSE_HEADROOM_BYTES, type McpLimits } from './limits';
-import { DEFAULT_SERVER_INFO, LEGACY_PROTOCOL_VERSION } from './protocol';
+import { DEFAULT_LIMITS, type McpLimits } from './limits';
 
 /** Context handed to a JavaScript handler hook for one `handler` instruction. */
 export interface McpHandlerContext {
@@ -76,7 +77,7 @@ export interface McpHttpOptions {
   readonly core?: McpCoreSource;
 }
 
-/** The validated snapshot a handler is built from. */
+/** The snapshot a handler is built from; the core has not judged `configJson` yet. */
 export interface ResolvedOptions {
   readonly configJson: string;
   /** The admitted request body size, for host-side bounds such as the Node linger drain. */
@@ -85,161 +86,143 @@ export interface ResolvedOptions {
   readonly core: McpCoreSource | undefined;
 }
 
-const OPTION_KEYS = new Set(['path', 'allowedOrigins', 'serverInfo', 'limits', 'legacyProtocol', 'tools', 'core']);
-const LIMIT_KEYS = ['requestBytes', 'responseBytes', 'depth', 'deadlineMs'] as const;
-const MAX_PATH = 256;
-const MAX_ORIGINS = 64;
-const MAX_INFO = 128;
+/** Configuration members the hosts set themselves (`jsonRpc`), never taken from user options. */
+const INTERNAL = new Set(['profile']);
+/** A key shown in a message: short printable ASCII only, like the core's rule. */
+const SHOWN_KEY = /^[\x20-\x7e]{1,64}$/;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function fail(message: string): never {
   throw new PulseConfigError(message);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** A plain object of any realm: prototype `Object.prototype`-like or `null`, never a class instance. */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
-function printable(s: string, min: number, max: number, asciiOnly: boolean): boolean {
-  if (s.length < min || s.length > max) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c === 0x7f || (asciiOnly && c > 0x7e) || (c >= 0xd800 && c <= 0xdfff)) return false;
-  }
-  return true;
+/** `parent.key`, `parent["a b"]`, or `parent[an unnamed key]` for a key not fit to show. */
+function member(parent: string, key: string): string {
+  if (IDENTIFIER.test(key) && key.length <= 64) return parent === '' ? key : `${parent}.${key}`;
+  const shown = SHOWN_KEY.test(key) ? JSON.stringify(key) : 'an unnamed key';
+  return `${parent === '' ? 'options' : parent}[${shown}]`;
 }
 
-function resolvePath(value: unknown): string {
-  if (value === undefined) return '/mcp';
-  const ok =
-    typeof value === 'string' &&
-    value.startsWith('/') &&
-    printable(value, 1, MAX_PATH, true) &&
-    !/[?# ]/.test(value);
-  if (!ok) fail(`path must start with '/' and be at most ${MAX_PATH} printable ASCII characters without '?', '#' or spaces`);
-  return value;
-}
-
-function resolveOrigins(value: unknown): string[] {
-  if (value === undefined) return [];
-  const message = `allowedOrigins must be an array of at most ${MAX_ORIGINS} exact origins such as 'https://app.example'`;
-  if (!Array.isArray(value) || value.length > MAX_ORIGINS) fail(message);
-  return value.map((origin: unknown) => {
-    if (typeof origin !== 'string' || !printable(origin, 1, MAX_PATH, true)) fail(message);
-    let parsed: URL;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      return fail(message);
+/**
+ * The JSON text of a plain-data option, exactly as given (members whose value is `undefined` are
+ * absent, as in JSON.stringify). Throws `PulseConfigError` naming the offending entry when the value
+ * cannot be plain JSON; whether it is a valid option is the core's decision.
+ */
+function jsonText(value: unknown, where: string): string {
+  const ancestors = new Set<object>();
+  const walk = (v: unknown, at: string): string => {
+    switch (typeof v) {
+      case 'string':
+        if (LONE_SURROGATE.test(v)) fail(`${at}: must be well-formed Unicode text, without lone surrogates`);
+        return JSON.stringify(v);
+      case 'number':
+        if (!Number.isFinite(v)) fail(`${at}: must be a finite number`);
+        return JSON.stringify(v);
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'object':
+        break;
+      default:
+        // function, bigint, symbol, undefined (an array element)
+        return fail(`${at}: must be plain JSON data, not ${typeof v === 'bigint' ? 'a BigInt' : typeof v === 'undefined' ? 'undefined' : `a ${typeof v}`}`);
     }
-    // Exact comparison against the header needs the canonical form: lowercase, no default port, no path.
-    if ((parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.origin !== origin) fail(message);
-    return origin;
-  });
-}
-
-function resolveServerInfo(value: unknown): { name: string; version: string } {
-  if (value === undefined) return { ...DEFAULT_SERVER_INFO };
-  if (!isRecord(value) || Object.keys(value).some((k) => k !== 'name' && k !== 'version')) {
-    fail('serverInfo must be an object with exactly the keys name and version');
-  }
-  const { name, version } = value;
-  if (typeof name !== 'string' || !printable(name, 1, MAX_INFO, false)) {
-    fail(`serverInfo.name must be a string of 1 to ${MAX_INFO} printable characters`);
-  }
-  if (typeof version !== 'string' || !printable(version, 1, MAX_INFO, false)) {
-    fail(`serverInfo.version must be a string of 1 to ${MAX_INFO} printable characters`);
-  }
-  return { name, version };
-}
-
-function resolveLimits(value: unknown): Required<McpLimits> {
-  const out: Record<keyof McpLimits, number> = { ...DEFAULT_LIMITS, toolResultBytes: DEFAULT_LIMITS.responseBytes };
-  if (value === undefined) return out;
-  if (!isRecord(value)) fail('limits must be an object');
-  for (const key of Object.keys(value)) {
-    if (!(LIMIT_KEYS as readonly string[]).includes(key) && key !== 'toolResultBytes') {
-      fail('limits has an unknown key; allowed: requestBytes, responseBytes, depth, deadlineMs, toolResultBytes');
+    if (v === null) return 'null';
+    if (ancestors.has(v)) fail(`${at}: must be plain JSON data, not a cyclic structure`);
+    ancestors.add(v);
+    let text: string;
+    if (Array.isArray(v)) {
+      const items: string[] = [];
+      for (let i = 0; i < v.length; i++) items.push(walk(v[i], `${at}[${i}]`));
+      text = `[${items.join(',')}]`;
+    } else {
+      if (!isPlainObject(v)) fail(`${at}: must be plain JSON data, not a class instance`);
+      const members: string[] = [];
+      for (const key of Object.keys(v)) {
+        const where = member(at, key);
+        if (LONE_SURROGATE.test(key)) fail(`${where}: the key must be well-formed Unicode text, without lone surrogates`);
+        const item = v[key];
+        if (item !== undefined) members.push(`${JSON.stringify(key)}:${walk(item, where)}`);
+      }
+      text = `{${members.join(',')}}`;
     }
-  }
-  for (const key of LIMIT_KEYS) {
-    const v = value[key];
-    if (v === undefined) continue;
-    const max = DEFAULT_LIMITS[key];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) {
-      fail(`limits.${key} must be an integer from 1 to ${max}`);
-    }
-    out[key] = v;
-  }
-  if (out.responseBytes < out.requestBytes + RESPONSE_HEADROOM_BYTES) {
-    fail(`limits.responseBytes must exceed limits.requestBytes by at least ${RESPONSE_HEADROOM_BYTES} bytes`);
-  }
-  const tool = value.toolResultBytes;
-  if (tool === undefined) out.toolResultBytes = out.responseBytes;
-  else if (typeof tool !== 'number' || !Number.isInteger(tool) || tool < 1 || tool > out.responseBytes) {
-    fail('limits.toolResultBytes must be an integer from 1 to limits.responseBytes');
-  } else out.toolResultBytes = tool;
-  return out;
-}
-
-function resolveTools(value: unknown): { manifestJson: string; handlers: McpHandlerRunner | undefined } | undefined {
-  if (value === undefined) return undefined;
-  if (!isRecord(value) || !('manifest' in value)) fail('tools must be an object with a manifest');
-  let manifestJson: string | undefined;
+    ancestors.delete(v);
+    return text;
+  };
   try {
-    manifestJson = JSON.stringify(value.manifest);
-  } catch {
-    fail('tools.manifest must be JSON-serializable');
+    return walk(value, where);
+  } catch (e) {
+    // Only a structure nested past the call stack gets here without a message of its own.
+    if (e instanceof RangeError) fail(`${where}: is nested too deeply or too large to be plain JSON data`);
+    throw e;
   }
-  if (typeof manifestJson !== 'string' || !isRecord(value.manifest)) fail('tools.manifest must be a JSON object');
-  const { handlers, runHandler } = value;
-  if (handlers !== undefined && (!isRecord(handlers) || typeof handlers.run !== 'function')) {
-    fail('tools.handlers must be an object with a run method');
+}
+
+function resolveTools(value: unknown): { manifestJson: string; handlers: McpHandlerRunner | undefined } {
+  if (typeof value !== 'object' || value === null || !('manifest' in value)) {
+    fail('tools: must be a tool source with a manifest; for an EntityRouter pass toolSource(router)');
   }
-  if (runHandler !== undefined && typeof runHandler !== 'function') fail('tools.runHandler must be a function');
-  if (handlers !== undefined) return { manifestJson, handlers: handlers as unknown as McpHandlerRunner };
+  const { manifest, handlers, runHandler } = value as Record<string, unknown>;
+  const manifestJson = jsonText(manifest, 'tools.manifest');
+  if (handlers !== undefined && (typeof handlers !== 'object' || handlers === null || typeof (handlers as McpHandlerRunner).run !== 'function')) {
+    fail('tools.handlers: must be an object with a run method');
+  }
+  if (runHandler !== undefined && typeof runHandler !== 'function') fail('tools.runHandler: must be a function');
+  if (handlers !== undefined) return { manifestJson, handlers: handlers as McpHandlerRunner };
   const run = runHandler as McpHandlerRunner['run'] | undefined;
   return { manifestJson, handlers: run === undefined ? undefined : { run: (op, input, context) => run(op, input, context) } };
 }
 
-function resolveCore(value: unknown): McpCoreSource | undefined {
-  if (value === undefined) return undefined;
+function resolveCore(value: unknown): McpCoreSource {
   const wa = (globalThis as { WebAssembly?: { Module: new (bytes: Uint8Array) => object } }).WebAssembly;
   const ok =
     value instanceof ArrayBuffer ||
     ArrayBuffer.isView(value) ||
     (wa !== undefined && value instanceof wa.Module);
-  if (!ok) fail('core must be a WebAssembly.Module of pulse_core.wasm or its bytes');
+  if (!ok) fail('core: must be a WebAssembly.Module of pulse_core.wasm or its bytes');
   // Bytes are copied so later mutation by the caller cannot change the handler.
   if (value instanceof ArrayBuffer) return value.slice(0);
   if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength).slice();
-  return value;
+  return value as McpCoreSource;
 }
 
-/** Validates and snapshots `options`; throws `PulseConfigError` naming the first bad option. */
+/**
+ * Snapshots `options` into the configuration JSON; throws `PulseConfigError` for what only
+ * TypeScript can see. Every other option error comes from the core when the engine is built.
+ */
 export function resolveOptions(options: unknown): ResolvedOptions {
-  if (options === undefined) options = {};
-  if (!isRecord(options)) fail('options must be an object');
-  for (const key of Object.keys(options)) {
-    if (key === 'authorization') fail('authorization is not supported by this release');
-    if (!OPTION_KEYS.has(key)) fail('options has an unknown key; allowed: path, allowedOrigins, serverInfo, limits, legacyProtocol, tools, core');
+  const o = options === undefined ? {} : options;
+  if (!isPlainObject(o)) fail('options: must be a plain object');
+  const members: string[] = [];
+  let tools: ReturnType<typeof resolveTools> | undefined;
+  let core: McpCoreSource | undefined;
+  let requestBytes: number = DEFAULT_LIMITS.requestBytes;
+  for (const key of Object.keys(o)) {
+    const value = o[key];
+    if (value === undefined) continue;
+    // tools and core are TypeScript's own; every other key goes to the core as given.
+    if (key === 'tools') tools = resolveTools(value);
+    else if (key === 'core') core = resolveCore(value);
+    else {
+      if (INTERNAL.has(key)) fail(`options: unknown key ${JSON.stringify(key)}`);
+      const where = member('', key);
+      if (LONE_SURROGATE.test(key)) fail(`${where}: the key must be well-formed Unicode text, without lone surrogates`);
+      const text = jsonText(value, where);
+      members.push(`${JSON.stringify(key)}:${text}`);
+      if (key === 'limits') {
+        // Read back from the snapshot: the core will judge the same value (or reject the options).
+        const given: unknown = (JSON.parse(text) as { requestBytes?: unknown } | null)?.requestBytes;
+        if (typeof given === 'number') requestBytes = given;
+      }
+    }
   }
-  const path = resolvePath(options.path);
-  const allowedOrigins = resolveOrigins(options.allowedOrigins);
-  const serverInfo = resolveServerInfo(options.serverInfo);
-  const limits = resolveLimits(options.limits);
-  const legacy = options.legacyProtocol;
-  if (legacy !== undefined && legacy !== LEGACY_PROTOCOL_VERSION) {
-    fail(`legacyProtocol must be '${LEGACY_PROTOCOL_VERSION}' or omitted`);
-  }
-  const tools = resolveTools(options.tools);
-  const core = resolveCore(options.core);
-  const configJson =
-    '{"path":' + JSON.stringify(path) +
-    ',"allowedOrigins":' + JSON.stringify(allowedOrigins) +
-    ',"serverInfo":' + JSON.stringify(serverInfo) +
-    ',"limits":' + JSON.stringify(limits) +
-    ',"legacyProtocol":' + (legacy === undefined ? 'null' : JSON.stringify(legacy)) +
-    ',"tools":' + (tools === undefined ? 'null' : tools.manifestJson) +
-    '}';
-  return Object.freeze({ configJson, requestBytes: limits.requestBytes, handlers: tools?.handlers, core });
+  if (tools !== undefined) members.push(`"tools":${tools.manifestJson}`);
+  return Object.freeze({ configJson: `{${members.join(',')}}`, requestBytes, handlers: tools?.handlers, core });
 }

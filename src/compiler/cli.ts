@@ -1,12 +1,16 @@
 /**
  * `pulse-mcp compile <router module> --out <dir> [--response-bytes N] [--request-bytes N]`
- * Loads the router module, compiles it and writes manifest.json, entities-catalog.json and
- * schema-json-registry.json. Exit codes: 0 written, 1 compile failure, 2 usage.
+ * Loads the router module, compiles it, has the core accept the manifest under those limits (its
+ * own rules, and whether `tools/list` fits the response budget) and writes manifest.json,
+ * entities-catalog.json and schema-json-registry.json. Exit codes: 0 written, 1 compile failure,
+ * 2 usage.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { artifactFiles, compileRouter, ManifestError } from './index';
+import { createMcpHttpHandler } from '../index';
+import type { McpLimits } from '../limits';
 import type { RouterDefinition } from '../router/definition';
 
 const USAGE = 'usage: pulse-mcp compile <router module> --out <dir> [--response-bytes N] [--request-bytes N]';
@@ -33,13 +37,13 @@ function positiveInt(v: string | undefined): number | undefined {
 export async function main(argv: readonly string[]): Promise<number> {
   const [cmd, modulePath, ...rest] = argv;
   let out: string | undefined;
-  const opts: { responseBytes?: number; requestBytes?: number } = {};
+  const limits: { -readonly [K in keyof McpLimits]?: number } = {};
   for (let i = 0; i < rest.length; i += 2) {
     const flag = rest[i];
     const value = rest[i + 1];
     if (flag === '--out' && value !== undefined) out = value;
-    else if (flag === '--response-bytes' && positiveInt(value) !== undefined) opts.responseBytes = positiveInt(value);
-    else if (flag === '--request-bytes' && positiveInt(value) !== undefined) opts.requestBytes = positiveInt(value);
+    else if (flag === '--response-bytes' && positiveInt(value) !== undefined) limits.responseBytes = positiveInt(value);
+    else if (flag === '--request-bytes' && positiveInt(value) !== undefined) limits.requestBytes = positiveInt(value);
     else {
       process.stderr.write(`${USAGE}\n`);
       return 2;
@@ -52,7 +56,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     // module Node16 keeps import() in the CommonJS build, so ESM and CJS router modules both load.
     const mod = (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>;
-    const files = artifactFiles(compileRouter(definitionOf(mod), opts));
+    const compiled = compileRouter(definitionOf(mod));
+    // The core is the judge of a manifest; a rejection is a PulseConfigError with its message.
+    createMcpHttpHandler({ limits, tools: { manifest: compiled.manifest } });
+    const files = artifactFiles(compiled);
     mkdirSync(out, { recursive: true });
     for (const [name, text] of Object.entries(files)) writeFileSync(join(out, name), text);
     process.stdout.write(`wrote ${Object.keys(files).join(', ')} to ${out}\n`);

@@ -1,12 +1,30 @@
 /**
  * The manifest compiler: RouterDefinition (plain data, handlers never called) → the manifest the
- * core executes plus the two catalog artifacts. Every rule the core re-checks at construction is
- * checked here first, so a bad router fails at build time with a message naming the operation.
+ * core executes plus the two catalog artifacts. The core checks every manifest rule itself and is
+ * the authority; the declaration rules are checked here too (imported from ../router/rules, never
+ * restated), so a bad router fails at build time with a message naming the operation. Whether the
+ * `tools/list` reply fits a response budget is decided by the core alone, where the budget is known.
  * Format: ./README.md.
  */
-import { DEFAULT_LIMITS } from '../limits';
+import { STATIC_MAX_BYTES, STATIC_MAX_DEPTH, staticResultText } from '../handlers/helpers';
 import type { CodecDescriptor } from '../router/codec-types';
 import type { HandlerDefinition, OperationDefinition, RouterDefinition } from '../router/definition';
+import {
+  BACKEND_METHODS,
+  backendBase,
+  backendCallUrl,
+  DEFAULT_CORPUS_MAX_BYTES,
+  DEFAULT_TOP_K,
+  HANDLER_BYTES,
+  inRange,
+  isBackendPath,
+  isBackendUrl,
+  isName,
+  MAX_OPERATIONS,
+  MAX_URL_BYTES,
+  TOP_K,
+  type Range,
+} from '../router/rules';
 import { buildCorpusIndex } from './corpus';
 import { fail } from './errors';
 import { compileProgram, MAX_PROJECTION_NODES, noInputSchema, project, type Projection } from './projection';
@@ -16,7 +34,6 @@ import {
   MANIFEST_FORMAT_VERSION,
   SCHEMA_REGISTRY_FORMAT_VERSION,
   type CatalogOperation,
-  type CompileOptions,
   type CompiledRouter,
   type EntitiesCatalog,
   type Manifest,
@@ -32,23 +49,10 @@ export { ManifestError } from './errors';
 export { tokenize } from './corpus';
 export { sha256Hex } from './sha256';
 
-export const MAX_TOOLS = 128;
-/**
- * Bytes of the `tools/list` reply that are not the tools array: envelope, resultType, ttlMs,
- * cacheScope and `_meta.serverInfo`. The core keeps the same reserve (manifest.rs LIST_RESERVE).
- */
-export const LIST_RESERVE = 2048;
-export const DEFAULT_TOP_K = 10;
-export const MAX_TOP_K = 64;
-export const DEFAULT_CORPUS_MAX_BYTES = 16384;
-const MAX_BYTES_CEILING = 1048576;
-const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const NATIVE_TARGETS: readonly Target[] = ['fastly-native', 'node', 'workerd'];
 const JS_TARGETS: readonly Target[] = ['node', 'workerd'];
 
-const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -63,45 +67,18 @@ function withHash<T extends { hash: string }>(body: Omit<T, 'hash'>, first: read
   return out as T;
 }
 
-/** Checks that a static result is plain, finite, acyclic JSON and returns its text. */
 function staticJson(value: unknown, where: string): string {
-  const seen = new Set<unknown>();
-  const check = (v: unknown, depth: number): void => {
-    if (depth > 64) fail(`${where}: static result nests too deeply`);
-    if (v === null || typeof v === 'string' || typeof v === 'boolean') return;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) fail(`${where}: static result contains a non-finite number`);
-      return;
-    }
-    if (typeof v !== 'object' || seen.has(v)) fail(`${where}: static result must be plain acyclic JSON`);
-    seen.add(v);
-    if (Array.isArray(v)) v.forEach((x) => check(x, depth + 1));
-    else {
-      const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) fail(`${where}: static result must be plain acyclic JSON`);
-      for (const x of Object.values(v as object)) check(x, depth + 1);
-    }
-    seen.delete(v);
-  };
-  check(value, 0);
-  return JSON.stringify(value);
+  const text = staticResultText(value);
+  if (text === undefined) fail(`${where}: static result must be plain JSON (finite numbers, plain objects and arrays) of at most ${STATIC_MAX_DEPTH} levels and ${STATIC_MAX_BYTES} bytes`);
+  return text;
 }
 
 function backendUrl(base: string, path: string, where: string): string {
-  let url: URL;
-  try {
-    url = new URL(base);
-  } catch {
-    return fail(`${where}: backend url is not an absolute URL`);
-  }
-  const loopback = url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname === 'localhost';
-  if (!(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)))
-    fail(`${where}: backend url must be https or loopback http`);
-  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '')
-    fail(`${where}: backend url must carry no credentials, query or fragment`);
-  if (!/^\/[A-Za-z0-9\-._~/]*$/.test(path) || path.split('/').some((s) => s === '.' || s === '..'))
-    fail(`${where}: backend path must be an absolute path of unreserved characters without dot segments`);
-  return url.origin + url.pathname.replace(/\/+$/, '') + path;
+  if (backendBase(base) === undefined) fail(`${where}: backend url must be https or loopback http without credentials, query or fragment`);
+  if (!isBackendPath(path)) fail(`${where}: backend path must be an absolute path of unreserved characters without dot segments`);
+  const url = backendCallUrl(base, path);
+  if (!isBackendUrl(url)) fail(`${where}: backend url with its path must be at most ${MAX_URL_BYTES} characters`);
+  return url;
 }
 
 /** The object field a corpus action reads, checked for its codec kind. */
@@ -115,9 +92,9 @@ function requireField(input: CodecDescriptor | undefined, name: string, kinds: r
     fail(`${where}: input field "${name}" must be ${required ? 'a required' : 'an'} ${kinds.join(' or ')} field`);
 }
 
-function bounded(v: unknown, dflt: number | undefined, lo: number, hi: number, what: string, where: string): number {
+function bounded(v: unknown, dflt: number | undefined, range: Range, what: string, where: string): number {
   const n = v ?? dflt;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < lo || n > hi) fail(`${where}: ${what} must be an integer from ${lo} to ${hi}`);
+  if (!inRange(n, range)) fail(`${where}: ${what} must be an integer from ${range.min} to ${range.max}`);
   return n;
 }
 
@@ -129,8 +106,8 @@ function compileHandler(op: OperationDefinition, def: RouterDefinition, where: s
       return op.output === undefined ? { kind: 'static' } : { kind: 'static', result: staticJson(h.result, where) };
     case 'corpus': {
       if (!Object.prototype.hasOwnProperty.call(def.corpora, h.corpus)) fail(`${where}: corpus is not declared on the router`);
-      const topK = bounded(h.topK, DEFAULT_TOP_K, 1, MAX_TOP_K, 'topK', where);
-      const maxBytes = bounded(h.maxBytes, DEFAULT_CORPUS_MAX_BYTES, 256, MAX_BYTES_CEILING, 'maxBytes', where);
+      const topK = bounded(h.topK, DEFAULT_TOP_K, TOP_K, 'topK', where);
+      const maxBytes = bounded(h.maxBytes, DEFAULT_CORPUS_MAX_BYTES, HANDLER_BYTES, 'maxBytes', where);
       if (h.action === 'search') {
         requireField(op.input, 'query', ['string'], true, where);
         requireField(op.input, 'limit', ['u32', 'i32'], false, where);
@@ -144,11 +121,11 @@ function compileHandler(op: OperationDefinition, def: RouterDefinition, where: s
     }
     case 'backend': {
       if (!Object.prototype.hasOwnProperty.call(def.backends, h.backend)) fail(`${where}: backend is not declared on the router`);
-      if (!METHODS.includes(h.method)) fail(`${where}: backend method must be one of ${METHODS.join(', ')}`);
+      if (!BACKEND_METHODS.includes(h.method)) fail(`${where}: backend method must be one of ${BACKEND_METHODS.join(', ')}`);
       if (h.method === 'GET' && op.input !== undefined) fail(`${where}: a GET backend call carries no body, so the operation must take no input`);
       const url = backendUrl(def.backends[h.backend]!.url, h.path, where);
-      const maxBytes = bounded(h.maxBytes, undefined, 1, MAX_BYTES_CEILING, 'maxBytes', where);
-      const timeoutMs = bounded(h.timeoutMs, undefined, 1, def.budgets.deadlineMs, 'timeoutMs', where);
+      const maxBytes = bounded(h.maxBytes, undefined, HANDLER_BYTES, 'maxBytes', where);
+      const timeoutMs = bounded(h.timeoutMs, undefined, { min: 1, max: def.budgets.deadlineMs }, 'timeoutMs', where);
       return { kind: 'backend', backend: h.backend, method: h.method, url, maxBytes, timeoutMs };
     }
     case 'javascript':
@@ -159,12 +136,10 @@ function compileHandler(op: OperationDefinition, def: RouterDefinition, where: s
   }
 }
 
-export function compileRouter(def: RouterDefinition, opts: CompileOptions = {}): CompiledRouter {
-  const responseBytes = opts.responseBytes ?? DEFAULT_LIMITS.responseBytes;
-  const requestBytes = opts.requestBytes ?? DEFAULT_LIMITS.requestBytes;
-  if (typeof def.id !== 'string' || !NAME.test(def.id)) fail('router id must be 1-128 characters of A-Za-z0-9_.-');
+export function compileRouter(def: RouterDefinition): CompiledRouter {
+  if (!isName(def.id)) fail('router id must be 1-128 characters of A-Za-z0-9_.-');
   if (!Array.isArray(def.operations)) fail('router operations must be a list');
-  if (def.operations.length > MAX_TOOLS) fail(`router declares ${def.operations.length} operations; at most ${MAX_TOOLS} tools are allowed`);
+  if (def.operations.length > MAX_OPERATIONS) fail(`router declares ${def.operations.length} operations; at most ${MAX_OPERATIONS} tools are allowed`);
   const deadlineMs = def.budgets?.deadlineMs;
   if (typeof deadlineMs !== 'number' || !Number.isInteger(deadlineMs) || deadlineMs < 1) fail('router budgets.deadlineMs must be a positive integer');
 
@@ -176,7 +151,7 @@ export function compileRouter(def: RouterDefinition, opts: CompileOptions = {}):
   const usedCorpora = new Set<string>();
 
   for (const op of def.operations) {
-    if (typeof op.name !== 'string' || !NAME.test(op.name)) fail('operation name must be 1-128 characters of A-Za-z0-9_.-');
+    if (!isName(op.name)) fail('operation name must be 1-128 characters of A-Za-z0-9_.-');
     const where = `operation "${op.name}"`;
     if (names.has(op.name)) fail(`${where}: duplicate operation name`);
     names.add(op.name);
@@ -236,9 +211,6 @@ export function compileRouter(def: RouterDefinition, opts: CompileOptions = {}):
   }
 
   const list = JSON.stringify(listed);
-  const listBytes = utf8Length(list);
-  if (listBytes + LIST_RESERVE + requestBytes > responseBytes)
-    fail(`tools/list is ${listBytes} bytes; with ${LIST_RESERVE} bytes of metadata and room for a ${requestBytes}-byte id it exceeds the ${responseBytes}-byte response budget`);
 
   const corpora: Record<string, ManifestCorpus> = {};
   for (const name of [...usedCorpora].sort()) corpora[name] = buildCorpusIndex(def.corpora[name]!);

@@ -113,13 +113,6 @@ export interface SchemaRegistry {
   readonly schemas: readonly { readonly id: string; readonly schema: unknown }[];
 }
 
-export interface CompileOptions {
-  /** The reply budget the whole `tools/list` result must fit (default 1 MiB, the core's default). */
-  readonly responseBytes?: number;
-  /** The request budget: room kept for the largest echoed id (default 64 KiB). */
-  readonly requestBytes?: number;
-}
-
 export interface CompiledRouter {
   /** Engine config `tools` (docs/contracts.md §4). */
   readonly manifest: Manifest;

@@ -10,6 +10,7 @@ import { Engine } from '../core/engine';
 import type { McpCoreSource } from '../options';
 import type { Budgets, OperationDefinition, RouterDefinition } from '../router/definition';
 import { fail, isPulseRouterError, PulseRouterError } from '../router/errors';
+import { isName } from '../router/rules';
 import { isPlainJson } from './helpers';
 
 /** What `ctx.signal` offers where no AbortController exists (Fastly JavaScript has none). */
@@ -94,7 +95,6 @@ const LOG_FIELDS_MAX = 8192;
 const KV_KEY_MAX = 512;
 const KV_VALUE_MAX = 65536;
 const REDACTED = '[REDACTED]';
-const SECRET_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 const now: () => number =
   typeof performance !== 'undefined' && typeof performance.now === 'function' ? () => performance.now() : () => Date.now();
@@ -424,7 +424,7 @@ export function createContext(env: ScopeEnvironment, scope: RequestScope, operat
     fetch: (url, init) => governedFetch(env, scope, url, init),
     secret: (name: string) => {
       scope.assertOpen();
-      if (typeof name !== 'string' || !SECRET_NAME.test(name)) fail('PULSE_ERR_SECRET', 'secretName');
+      if (!isName(name)) fail('PULSE_ERR_SECRET', 'secretName');
       const provider = env.options.secrets;
       if (provider === undefined) return undefined;
       let v: unknown;

@@ -4,6 +4,7 @@
  */
 import type { HandlerDefinition } from '../router/definition';
 import { fail } from '../router/errors';
+import { BACKEND_METHODS, BACKEND_TIMEOUT_MS, HANDLER_BYTES, inRange, isBackendPath, isName, TOP_K } from '../router/rules';
 
 export type NativeHandler = Exclude<HandlerDefinition, { kind: 'javascript' }>;
 
@@ -20,10 +21,8 @@ function finish<H extends NativeHandler>(h: H): H {
   return frozen;
 }
 
-const STATIC_MAX_BYTES = 65536;
-const STATIC_MAX_DEPTH = 32;
-export const MAX_TIMEOUT_MS = 5000;
-export const MAX_BODY_BYTES = 1048576;
+export const STATIC_MAX_BYTES = 65536;
+export const STATIC_MAX_DEPTH = 32;
 
 function isPlain(v: object): boolean {
   const p = Object.getPrototypeOf(v);
@@ -56,59 +55,55 @@ export function deepFreeze<T>(v: T): T {
   return v;
 }
 
-/** A fixed result, copied and frozen at declaration. */
-function staticResult(value: unknown): NativeHandler {
-  if (!isPlainJson(value)) fail('PULSE_ERR_DECLARATION', 'handlerStatic');
+/**
+ * The JSON text of a static result: bounded plain JSON (at most STATIC_MAX_DEPTH levels and
+ * STATIC_MAX_BYTES bytes), or `undefined`. The one rule for static results, shared with the compiler.
+ */
+export function staticResultText(value: unknown): string | undefined {
+  if (!isPlainJson(value)) return undefined;
   const text = JSON.stringify(value);
-  if (utf8Length(text) > STATIC_MAX_BYTES) fail('PULSE_ERR_DECLARATION', 'handlerStatic');
-  return finish({ kind: 'static', result: deepFreeze(JSON.parse(text)) });
+  return utf8Length(text) > STATIC_MAX_BYTES ? undefined : text;
 }
 
-function intIn(v: unknown, lo: number, hi: number): boolean {
-  return typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
+/** A fixed result, copied and frozen at declaration. */
+function staticResult(value: unknown): NativeHandler {
+  const text = staticResultText(value);
+  if (text === undefined) fail('PULSE_ERR_DECLARATION', 'handlerStatic');
+  return finish({ kind: 'static', result: deepFreeze(JSON.parse(text)) });
 }
 
 function onlyKeys(v: unknown, keys: readonly string[]): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && isPlain(v) && Object.keys(v).every((k) => keys.includes(k));
 }
 
-const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
 /** Bounded corpus access: `search` (top-k full text), `read` (one entry by id), `list` (all entries). */
 function corpus(opts: { corpus: string; action: 'search' | 'read' | 'list'; topK?: number; maxBytes?: number }): NativeHandler {
   if (!onlyKeys(opts, ['corpus', 'action', 'topK', 'maxBytes'])) fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
   const { corpus: name, action, topK, maxBytes } = opts;
-  if (typeof name !== 'string' || !NAME.test(name)) fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
+  if (!isName(name)) fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
   if (action !== 'search' && action !== 'read' && action !== 'list') fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
-  if (topK !== undefined && !intIn(topK, 1, 64)) fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
-  if (maxBytes !== undefined && !intIn(maxBytes, 1, MAX_BODY_BYTES)) fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
+  if (topK !== undefined && !inRange(topK, TOP_K)) fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
+  if (maxBytes !== undefined && !inRange(maxBytes, HANDLER_BYTES)) fail('PULSE_ERR_DECLARATION', 'handlerCorpusOptions');
   const h: Record<string, unknown> = { kind: 'corpus', corpus: name, action };
   if (topK !== undefined) h.topK = topK;
   if (maxBytes !== undefined) h.maxBytes = maxBytes;
   return finish(h as NativeHandler);
 }
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-// An absolute path of unreserved characters (the compiler's rule): no query, fragment, authority
-// (`//`), percent-escapes or dot segments.
-const PATH = /^\/(?!\/)[A-Za-z0-9\-._~/]{0,1023}$/;
-
 /** One governed HTTP call to a declared backend; the core builds the body from the decoded input. */
 function backend(opts: {
   backend: string;
-  method: (typeof METHODS)[number];
+  method: (typeof BACKEND_METHODS)[number];
   path: string;
   maxBytes: number;
   timeoutMs: number;
 }): NativeHandler {
   if (!onlyKeys(opts, ['backend', 'method', 'path', 'maxBytes', 'timeoutMs'])) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
   const { backend: name, method, path, maxBytes, timeoutMs } = opts;
-  if (typeof name !== 'string' || !NAME.test(name)) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
-  if (!METHODS.includes(method)) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
-  if (typeof path !== 'string' || !PATH.test(path) || path.split('/').some((s) => s === '.' || s === '..')) {
-    fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
-  }
-  if (!intIn(maxBytes, 1, MAX_BODY_BYTES) || !intIn(timeoutMs, 1, MAX_TIMEOUT_MS)) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
+  if (!isName(name)) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
+  if (!BACKEND_METHODS.includes(method)) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
+  if (!isBackendPath(path)) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
+  if (!inRange(maxBytes, HANDLER_BYTES) || !inRange(timeoutMs, BACKEND_TIMEOUT_MS)) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
   return finish({ kind: 'backend', backend: name, method, path, maxBytes, timeoutMs });
 }
 

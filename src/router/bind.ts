@@ -3,17 +3,15 @@
  * `/pulse` MCP facade (and, in ./jsonrpc.ts, to the JSON-RPC adapter). Every binding freezes the router and compiles it
  * with the tools pipeline's compiler; nothing here decides protocol outcomes (the core does).
  */
-import { compileRouter, type CompiledRouter, type CompileOptions } from '../compiler';
+import { compileRouter, type CompiledRouter } from '../compiler';
 import { createMcpHttpHandler } from '../index';
-import type { McpCoreSource, McpHandlerOutcome, McpToolSource } from '../options';
+import type { McpCoreSource, McpHandlerOutcome, McpHttpOptions, McpToolSource } from '../options';
 import { createHandlerRunner, type ContextOptions, type HandlerRunner, type KvStore, type LogSink } from '../handlers/context';
 import { fail, PulseRouterError } from './errors';
 import { isEntityRouter, routerDefinition, type EntityRouter } from './router';
 
-export interface ToolSourceOptions extends ContextOptions {
-  /** Budgets the `tools/list` result must fit (see CompileOptions); defaults are the host defaults. */
-  readonly compile?: CompileOptions;
-}
+/** The handler context's host services (secrets, kv, log, core). */
+export type ToolSourceOptions = ContextOptions;
 
 /**
  * A router as the hosts' tool source. `runHandler` is the contracts §8 hook; `handlers` is the same
@@ -25,7 +23,7 @@ export interface RouterToolSource extends McpToolSource {
   readonly runHandler?: (op: string, input: unknown, opts: { timeoutMs: number }) => Promise<McpHandlerOutcome>;
 }
 
-const SOURCE_KEYS = ['secrets', 'kv', 'log', 'compile', 'core'];
+const SOURCE_KEYS = ['secrets', 'kv', 'log', 'core'];
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -45,9 +43,9 @@ function contextOptions(o: Record<string, unknown>, onError: () => never): Conte
   });
 }
 
-function compile(router: EntityRouter, opts: CompileOptions | undefined): CompiledRouter {
+function compile(router: EntityRouter): CompiledRouter {
   if (!isEntityRouter(router)) fail('PULSE_ERR_OPTIONS', 'mcpOptions');
-  return compileRouter(routerDefinition(router), opts);
+  return compileRouter(routerDefinition(router));
 }
 
 /** Freezes `router`, compiles it and returns the host tool source (manifest + handler runner). */
@@ -56,8 +54,7 @@ export function toolSource(router: EntityRouter, options?: ToolSourceOptions): R
   const bad: () => never = () => fail('PULSE_ERR_OPTIONS', 'toolSourceOptions');
   if (!isRecord(o) || Object.keys(o).some((k) => !SOURCE_KEYS.includes(k))) bad();
   const ctxOptions = contextOptions(o, bad);
-  if (o.compile !== undefined && !isRecord(o.compile)) bad();
-  const compiled = compile(router, o.compile as CompileOptions | undefined);
+  const compiled = compile(router);
   const core = o.core as McpCoreSource | undefined;
   const runner: HandlerRunner = createHandlerRunner(routerDefinition(router), { ...ctxOptions, ...(core === undefined ? {} : { core }) }, compiled.manifest);
   const base = { manifest: compiled.manifest, catalog: compiled.catalog, schemaRegistry: compiled.schemaRegistry };
@@ -75,7 +72,7 @@ export function toolSource(router: EntityRouter, options?: ToolSourceOptions): R
  * first; ineligibility never falls back to JavaScript.
  */
 export function assertNativeEligible(router: EntityRouter): void {
-  const { catalog } = compile(router, undefined);
+  const { catalog } = compile(router);
   const ineligible =
     catalog.operations.some((op) => !op.targets.includes('fastly-native')) ||
     routerDefinition(router).operations.some((op) => op.handler.kind === 'javascript');
@@ -113,17 +110,20 @@ export interface McpBinding {
 
 const MCP_KEYS = ['router', 'serverInfo', 'legacyProtocol', 'limits', 'secrets', 'kv', 'log', 'core'];
 
-function staticLimits(v: unknown): StaticLimits {
-  const out: StaticLimits = { ...STATIC_LIMITS };
-  if (v === undefined) return out;
-  if (!isRecord(v)) fail('PULSE_ERR_OPTIONS', 'mcpOptions');
-  for (const k of Object.keys(v)) {
-    if (!(k in STATIC_LIMITS)) fail('PULSE_ERR_OPTIONS', 'mcpOptions');
-    const n = v[k];
-    const max = STATIC_LIMITS[k as keyof StaticLimits];
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) fail('PULSE_ERR_OPTIONS', 'mcpOptions');
-    if (n > max) fail('PULSE_ERR_OPTIONS', 'limitsRaise');
-    out[k as keyof StaticLimits] = n;
+/**
+ * The static ceilings with the caller's limits over them. Only the binding knows its ceilings, so it
+ * refuses a raise; everything else about a limit (integer, range, unknown key) is the core's call.
+ */
+function staticLimits(v: unknown): unknown {
+  const out: Record<string, unknown> = { ...STATIC_LIMITS };
+  if (v === undefined || v === null) return out;
+  if (!isRecord(v)) return v;
+  for (const [k, n] of Object.entries(v)) {
+    // Absent or null would mean the core's default, above the ceiling: the ceiling stays.
+    if (n === undefined || n === null) continue;
+    const max = (STATIC_LIMITS as Readonly<Record<string, number>>)[k];
+    if (max !== undefined && typeof n === 'number' && n > max) fail('PULSE_ERR_OPTIONS', 'limitsRaise');
+    out[k] = n;
   }
   return out;
 }
@@ -137,18 +137,17 @@ export function mcp(options: McpBindingOptions): McpBinding {
   if (!isRecord(o) || Object.keys(o).some((k) => !MCP_KEYS.includes(k)) || !isEntityRouter(o.router)) {
     fail('PULSE_ERR_OPTIONS', 'mcpOptions');
   }
-  if (o.legacyProtocol !== undefined && o.legacyProtocol !== '2025-06-18') fail('PULSE_ERR_OPTIONS', 'mcpOptions');
   const limits = staticLimits(o.limits);
   const tools = toolSource(o.router, {
     ...contextOptions(o, () => fail('PULSE_ERR_OPTIONS', 'mcpOptions')),
-    compile: { requestBytes: limits.requestBytes, responseBytes: limits.responseBytes },
     ...(o.core === undefined ? {} : { core: o.core as McpCoreSource }),
   });
+  // serverInfo, legacyProtocol and the limits are judged by the core (PulseConfigError).
   const handler = createMcpHttpHandler({
     path: '/mcp',
     serverInfo: o.serverInfo as McpBindingOptions['serverInfo'],
-    limits,
-    ...(o.legacyProtocol === undefined ? {} : { legacyProtocol: '2025-06-18' as const }),
+    limits: limits as McpHttpOptions['limits'],
+    legacyProtocol: o.legacyProtocol as McpBindingOptions['legacyProtocol'],
     ...(o.core === undefined ? {} : { core: o.core as McpCoreSource }),
     tools,
   });

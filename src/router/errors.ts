@@ -3,6 +3,8 @@
  * and a fixed message chosen from the table below, so no error ever echoes user input, a secret, a URL
  * or the text of another exception.
  */
+import { BACKEND_TIMEOUT_MS, HANDLER_BYTES, TOP_K } from './rules';
+
 export type PulseErrorCode =
   | 'PULSE_ERR_DECLARATION'
   | 'PULSE_ERR_CODEC'
@@ -34,8 +36,8 @@ const MESSAGES = {
   handlerCorpus: 'Corpus handler names a corpus the router does not declare',
   handlerBackend: 'Backend handler names a backend the router does not declare',
   handlerStatic: 'Static handler result must be bounded plain JSON',
-  handlerCorpusOptions: 'Corpus handler options are invalid (corpus, action search|read|list, topK 1-64, maxBytes 1-1048576)',
-  handlerBackendOptions: 'Backend handler options are invalid (backend, method, absolute path, maxBytes 1-1048576, timeoutMs 1-5000)',
+  handlerCorpusOptions: `Corpus handler options are invalid (corpus, action search|read|list, topK ${TOP_K.min}-${TOP_K.max}, maxBytes ${HANDLER_BYTES.min}-${HANDLER_BYTES.max})`,
+  handlerBackendOptions: `Backend handler options are invalid (backend, method, absolute path, maxBytes ${HANDLER_BYTES.min}-${HANDLER_BYTES.max}, timeoutMs ${BACKEND_TIMEOUT_MS.min}-${BACKEND_TIMEOUT_MS.max} and within the router deadline)`,
   backends: 'Backends must map names to https URLs or loopback http URLs without credentials, query or fragment',
   config: 'Config must map names to strings (at most 4096 characters), finite numbers or booleans',
   budgets: 'Budgets must be positive integers no greater than the defaults',
@@ -58,7 +60,7 @@ const MESSAGES = {
   mcpOptions: 'mcp options are invalid (router, serverInfo, legacyProtocol, limits, secrets, kv, log, core)',
   limitsRaise: 'Limits may only lower the static binding ceilings',
   handleContext: 'handle(ctx) needs the Pulse request context with ctx.request',
-  toolSourceOptions: 'Tool source options are invalid (secrets, kv, log)',
+  toolSourceOptions: 'Tool source options are invalid (secrets, kv, log, core)',
   jsonRpcOptions: 'jsonRpc options are invalid (path, limits, secrets, kv, log, core)',
   // context
   fetchDenied: 'Fetch destination is not a declared backend origin',

@@ -36,16 +36,13 @@ export function jsonRpc(router: EntityRouter, options?: JsonRpcOptions): JsonRpc
   const o: unknown = options ?? {};
   if (!isEntityRouter(router) || !isRecord(o) || Object.keys(o).some((k) => !KEYS.includes(k))) fail('PULSE_ERR_OPTIONS', 'jsonRpcOptions');
   const def = routerDefinition(router);
-  const limits = (o.limits ?? {}) as Record<string, number>;
-  const compiled = compileRouter(def, {
-    ...(limits.requestBytes === undefined ? {} : { requestBytes: limits.requestBytes }),
-    ...(limits.responseBytes === undefined ? {} : { responseBytes: limits.responseBytes }),
-  });
+  const compiled = compileRouter(def);
   const runner = createHandlerRunner(
     def,
     { secrets: o.secrets as ContextOptions['secrets'], kv: o.kv as ContextOptions['kv'], log: o.log as ContextOptions['log'], ...(o.core === undefined ? {} : { core: o.core as McpCoreSource }) },
     compiled.manifest,
   );
+  // path and limits are judged by the core, with the MCP hosts' messages.
   const resolved = resolveOptions({ path: o.path ?? '/', limits: o.limits, tools: { manifest: compiled.manifest }, core: o.core });
   const host: HostCore = Object.freeze({
     engine: Engine.create(`{"profile":"jsonrpc",${resolved.configJson.slice(1)}`, resolved.core),

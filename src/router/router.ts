@@ -9,19 +9,11 @@ import type { CodecDescriptor } from './codec-types';
 import { isCodec, type Codec } from './codecs';
 import type { Budgets, CorpusDefinition, CorpusEntry, HandlerDefinition, OperationDefinition, RouterDefinition, ToolHints } from './definition';
 import { fail } from './errors';
-import { deepFreeze, isNativeHandler, MAX_TIMEOUT_MS, utf8Length, type NativeHandler } from '../handlers/helpers';
+import { deepFreeze, isNativeHandler, utf8Length, type NativeHandler } from '../handlers/helpers';
 import type { HandlerContext } from '../handlers/context';
+import { backendBase, DEFAULT_BUDGETS, isName, MAX_OPERATIONS } from './rules';
 
-export const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-export const MAX_OPERATIONS = 128;
-
-/** Request budgets of JavaScript handlers. Router values may only lower these. */
-export const DEFAULT_BUDGETS: Budgets = Object.freeze({
-  deadlineMs: 5000,
-  fetches: 8,
-  fetchBytes: 1048576,
-  calls: 16,
-});
+export { DEFAULT_BUDGETS, MAX_OPERATIONS };
 
 export type InputOf<I> = I extends Codec<infer T> ? T : Record<string, never>;
 export type OutputOf<O> = O extends Codec<infer T> ? T : void | null;
@@ -79,32 +71,17 @@ function record<T>(v: unknown, max: number, each: (key: string, value: unknown) 
   if (keys.length > max) onError();
   const out: Record<string, T> = Object.create(null);
   for (const k of keys) {
-    if (!NAME.test(k)) onError();
+    if (!isName(k)) onError();
     out[k] = each(k, v[k]);
   }
   return Object.freeze(out);
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 function backendUrl(v: unknown): { readonly url: string } {
-  const bad = (): never => fail('PULSE_ERR_DECLARATION', 'backends');
   const raw = typeof v === 'string' ? v : isPlainObject(v) && Object.keys(v).length === 1 ? v.url : undefined;
-  if (typeof raw !== 'string' || raw.length > 2048) bad();
-  let u: URL;
-  try {
-    u = new URL(raw as string);
-  } catch {
-    return bad();
-  }
-  const ok =
-    (u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK.has(u.hostname))) &&
-    u.username === '' &&
-    u.password === '' &&
-    u.search === '' &&
-    u.hash === '';
-  if (!ok) bad();
-  return Object.freeze({ url: u.href });
+  const url = backendBase(raw);
+  if (url === undefined) fail('PULSE_ERR_DECLARATION', 'backends');
+  return Object.freeze({ url });
 }
 
 function configValue(_k: string, v: unknown): string | number | boolean {
@@ -142,9 +119,9 @@ function corpusDefinition(_k: string, v: unknown): CorpusDefinition {
   const entries = (c.entries as unknown[]).map((e): CorpusEntry => {
     if (!isPlainObject(e)) bad();
     const { id, title, collection, text, tags } = e as Record<string, unknown>;
-    if (typeof id !== 'string' || !NAME.test(id) || ids.has(id)) bad();
+    if (!isName(id) || ids.has(id)) bad();
     if (typeof title !== 'string' || title.length > 512) bad();
-    if (typeof collection !== 'string' || !NAME.test(collection)) bad();
+    if (!isName(collection)) bad();
     if (typeof text !== 'string') bad();
     if (tags !== undefined && (!Array.isArray(tags) || tags.length > 32 || tags.some((t) => typeof t !== 'string' || t.length > 64))) bad();
     ids.add(id as string);
@@ -162,7 +139,7 @@ const OPERATION_KEYS = ['input', 'output', 'title', 'description', 'hints', 'han
 
 export class EntityRouter {
   constructor(id: string, options?: RouterOptions) {
-    if (typeof id !== 'string' || !NAME.test(id)) fail('PULSE_ERR_DECLARATION', 'routerId');
+    if (!isName(id)) fail('PULSE_ERR_DECLARATION', 'routerId');
     const o: unknown = options ?? {};
     if (!isPlainObject(o) || Object.keys(o).some((k) => !['backends', 'config', 'budgets', 'corpora'].includes(k))) {
       fail('PULSE_ERR_DECLARATION', 'routerOptions');
@@ -220,7 +197,7 @@ export class EntityRouter {
   ): this {
     const s = state(this);
     if (s.definition !== undefined) fail('PULSE_ERR_FROZEN', 'frozen');
-    if (typeof name !== 'string' || !NAME.test(name)) fail('PULSE_ERR_DECLARATION', 'operationName');
+    if (!isName(name)) fail('PULSE_ERR_DECLARATION', 'operationName');
     if (s.operations.has(name)) fail('PULSE_ERR_DECLARATION', 'operationDuplicate');
     if (s.operations.size >= MAX_OPERATIONS) fail('PULSE_ERR_DECLARATION', 'operationCount');
     const o: unknown = options;
@@ -256,7 +233,8 @@ function handlerDefinition(s: RouterState, h: unknown): HandlerDefinition {
   if (h.kind === 'corpus' && s.corpora[h.corpus] === undefined) fail('PULSE_ERR_DECLARATION', 'handlerCorpus');
   if (h.kind === 'backend') {
     if (s.backends[h.backend] === undefined) fail('PULSE_ERR_DECLARATION', 'handlerBackend');
-    if (h.timeoutMs > Math.min(s.budgets.deadlineMs, MAX_TIMEOUT_MS)) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
+    // The builder bounded it by the default deadline; the router's own may be lower.
+    if (h.timeoutMs > s.budgets.deadlineMs) fail('PULSE_ERR_DECLARATION', 'handlerBackendOptions');
   }
   return h;
 }

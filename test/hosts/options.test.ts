@@ -1,13 +1,28 @@
-// Construction-time options: exported constants, limits that may only be lowered, the 512-byte
-// response headroom, messages naming the option (never echoing the value), snapshots at construction.
+// Construction-time options: the core judges every plain-data option and its message reaches the
+// caller as PulseConfigError (naming the option and the entry, never the value); TypeScript reports
+// only what the core cannot see (functions, objects, values that are not plain JSON). Also: the
+// exported constants, snapshots at construction, and one test per rule that used to drift.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, PROTOCOL_VERSION } from '../../src/index';
+import { codec, EntityRouter, handlers, toolSource } from '../../src/pulse';
+import { resolveOptions } from '../../src/options';
 import { DISCOVER_RESULT, envelope, modernHeaders, SERVER_INFO } from '../support/fixtures';
-import { createMcpHttpHandler, createMcpNodeHandler } from '../support/hosts';
+import { createMcpHttpHandler, createMcpNodeHandler, startNode } from '../support/hosts';
 
 const factories = { fetch: createMcpHttpHandler, node: createMcpNodeHandler } as const;
 const discover = (id: number) =>
   new Request('http://127.0.0.1/mcp', { method: 'POST', headers: new Headers(modernHeaders('server/discover')), body: envelope('server/discover', id) });
+
+/** The PulseConfigError `make(options)` throws: its message (and that it is one). */
+function configError(make: (o: never) => unknown, options: unknown): string {
+  try {
+    make(options as never);
+  } catch (e) {
+    expect(e).toMatchObject({ name: 'PulseConfigError', code: 'PULSE_ERR_CONFIG' });
+    return (e as Error).message;
+  }
+  throw new Error('expected a PulseConfigError');
+}
 
 describe('exports', () => {
   it('PROTOCOL_VERSION is 2026-07-28', () => {
@@ -22,47 +37,179 @@ describe('exports', () => {
   });
 });
 
-// A distinctive value: messages must name the option and must not echo the value.
-const V = 987654321;
-const violations: [string, Record<string, unknown>, RegExp][] = [
-  ['requestBytes above 65536', { requestBytes: 65537 }, /requestBytes/],
-  ['requestBytes far above', { requestBytes: V }, /requestBytes/],
-  ['responseBytes above 1 MiB', { responseBytes: 1048577 }, /responseBytes/],
-  ['responseBytes far above', { responseBytes: V }, /responseBytes/],
-  ['depth above 32', { depth: 33 }, /depth/],
-  ['deadlineMs above 10000', { deadlineMs: 10001 }, /deadlineMs/],
-  ['deadlineMs far above', { deadlineMs: V }, /deadlineMs/],
-  ['responseBytes < requestBytes + 512', { requestBytes: 1024, responseBytes: 1535 }, /responseBytes|requestBytes/],
-  ['responseBytes lowered below the default request budget + 512', { responseBytes: 66047 }, /responseBytes|requestBytes/],
-  // Not "lowering" in any meaningful sense; fail closed (inferred from "limits may only be lowered").
-  ['negative requestBytes', { requestBytes: -1 }, /requestBytes/],
-  ['NaN depth', { depth: Number.NaN }, /depth/],
-  ['string deadlineMs', { deadlineMs: '300' }, /deadlineMs/],
+const cyclic: Record<string, unknown> = { a: 1 };
+cyclic.self = cyclic;
+const origins65 = Array.from({ length: 65 }, (_, i) => `https://h${i}.example`);
+const router = () => new EntityRouter('r').operation('a', { handler: handlers.static(null) });
+const MANIFEST = () => toolSource(router()).manifest as Record<string, unknown>;
+
+// Option, value, expected message: the core's rules first, then what only TypeScript sees.
+const rules: [string, unknown, string][] = [
+  // limits: integers from 1 to the default (they may only be lowered), with 512 bytes of headroom
+  ['limits', { requestBytes: 65537 }, 'limits.requestBytes: must be an integer between 1 and 65536'],
+  ['limits', { requestBytes: 987654321 }, 'limits.requestBytes: must be an integer between 1 and 65536'],
+  ['limits', { requestBytes: 0 }, 'limits.requestBytes: must be an integer between 1 and 65536'],
+  ['limits', { requestBytes: -1 }, 'limits.requestBytes: must be an integer between 1 and 65536'],
+  ['limits', { requestBytes: 1.5 }, 'limits.requestBytes: must be an integer between 1 and 65536'],
+  ['limits', { responseBytes: 1048577 }, 'limits.responseBytes: must be an integer between 1 and 1048576'],
+  ['limits', { depth: 33 }, 'limits.depth: must be an integer between 1 and 32'],
+  ['limits', { deadlineMs: 10001 }, 'limits.deadlineMs: must be an integer between 1 and 10000'],
+  ['limits', { deadlineMs: '300' }, 'limits.deadlineMs: must be an integer between 1 and 10000'],
+  ['limits', { toolResultBytes: 1048577 }, 'limits.toolResultBytes: must be an integer between 1 and 1048576'],
+  ['limits', { requestBytes: 1024, responseBytes: 1535 }, 'limits.responseBytes: must be at least limits.requestBytes + 512'],
+  ['limits', { responseBytes: 66047 }, 'limits.responseBytes: must be at least limits.requestBytes + 512'],
+  ['limits', { responseBytes: 5000, requestBytes: 100, toolResultBytes: 5001 }, 'limits.toolResultBytes: must not exceed limits.responseBytes'],
+  ['limits', { bodyBytes: 1 }, 'limits: unknown key "bodyBytes"'],
+  ['limits', 65536, 'limits: must be an object'],
+  // path
+  ['path', 'mcp', 'path: must start with / and hold at most 256 visible ASCII characters, no query'],
+  ['path', '/mcp?x=1', 'path: must start with / and hold at most 256 visible ASCII characters, no query'],
+  ['path', 1, 'path: must be a string'],
+  // allowedOrigins
+  ['allowedOrigins', ['https://a.example', 'http://127.0.0.1:3000', 'https://App.example'], 'allowedOrigins[2]: must be an exact lowercase http(s) origin such as https://app.example'],
+  ['allowedOrigins', ['https://a.example/'], 'allowedOrigins[0]: must be an exact lowercase http(s) origin such as https://app.example'],
+  ['allowedOrigins', ['https://a.example:443'], 'allowedOrigins[0]: must be an exact lowercase http(s) origin such as https://app.example'],
+  ['allowedOrigins', 'https://a.example', 'allowedOrigins: must be an array of exact lowercase http(s) origins'],
+  ['allowedOrigins', origins65, 'allowedOrigins: must hold at most 64 origins'],
+  // serverInfo: 1 to 128 Unicode characters, no control characters
+  ['serverInfo', { name: '', version: '1' }, 'serverInfo.name: must be 1 to 128 characters without control characters'],
+  ['serverInfo', { name: 'a\u0007b', version: '1' }, 'serverInfo.name: must be 1 to 128 characters without control characters'],
+  ['serverInfo', { name: '\u{1F680}'.repeat(129), version: '1' }, 'serverInfo.name: must be 1 to 128 characters without control characters'],
+  ['serverInfo', { name: 'n', version: 'v'.repeat(129) }, 'serverInfo.version: must be 1 to 128 characters without control characters'],
+  ['serverInfo', { name: 'n' }, 'serverInfo.version: must be 1 to 128 characters without control characters'],
+  ['serverInfo', { name: 'n', version: '1', url: 'https://x.example' }, 'serverInfo: unknown key "url"'],
+  ['serverInfo', 'pulse', 'serverInfo: must be an object with name and version'],
+  // legacyProtocol
+  ['legacyProtocol', true, 'legacyProtocol: must be null or "2025-06-18"'],
+  ['legacyProtocol', '2025-03-26', 'legacyProtocol: must be null or "2025-06-18"'],
+  // unknown options
+  ['authorisation', {}, 'options: unknown key "authorisation"'],
+  ['k'.repeat(65), 1, 'options: an unknown key (not shown: longer than 64 characters or not printable ASCII)'],
+  ['authorization', { resource: 'r', issuer: 'i', introspectionEndpoint: 'e', scopes: [] }, 'authorization: is not supported by this release'],
+  ['profile', 'jsonrpc', 'options: unknown key "profile"'],
+  // tools: the manifest is the core's to judge; the rest is TypeScript's
+  ['tools', { manifest: 5 }, 'tools: manifest must be an object'],
+  ['tools', { manifest: { ...MANIFEST(), routerId: 'bad id' } }, 'tools: routerId is invalid'],
+  ['tools', router(), 'tools: must be a tool source with a manifest; for an EntityRouter pass toolSource(router)'],
+  ['tools', { manifest: {}, handlers: {} }, 'tools.handlers: must be an object with a run method'],
+  ['tools', { manifest: {}, runHandler: 'run' }, 'tools.runHandler: must be a function'],
+  ['core', 'pulse_core.wasm', 'core: must be a WebAssembly.Module of pulse_core.wasm or its bytes'],
+  // values that cannot be plain JSON, named by option and entry
+  ['limits', { requestBytes: 1024n }, 'limits.requestBytes: must be plain JSON data, not a BigInt'],
+  ['limits', { depth: Number.NaN }, 'limits.depth: must be a finite number'],
+  ['limits', { deadlineMs: Infinity }, 'limits.deadlineMs: must be a finite number'],
+  ['path', () => '/mcp', 'path: must be plain JSON data, not a function'],
+  ['allowedOrigins', ['https://a.example', undefined], 'allowedOrigins[1]: must be plain JSON data, not undefined'],
+  ['allowedOrigins', new Set(['https://a.example']), 'allowedOrigins: must be plain JSON data, not a class instance'],
+  ['serverInfo', { name: 'n\ud800', version: '1' }, 'serverInfo.name: must be well-formed Unicode text, without lone surrogates'],
+  ['serverInfo', cyclic, 'serverInfo.self: must be plain JSON data, not a cyclic structure'],
+  ['serverInfo', { name: 'n', version: Symbol('v') }, 'serverInfo.version: must be plain JSON data, not a symbol'],
+  ['tools', { manifest: { list: () => '[]' } }, 'tools.manifest.list: must be plain JSON data, not a function'],
 ];
 
-describe('limits may only be lowered; violations throw at construction naming the option', () => {
+describe('every option error names the option and the entry', () => {
   for (const [host, make] of Object.entries(factories)) {
-    for (const [name, limits, re] of violations) {
-      it(`${host}: ${name}`, () => {
-        let message = '';
-        expect(() => {
-          try {
-            make({ limits } as never);
-          } catch (e) {
-            message = (e as Error).message;
-            throw e;
-          }
-        }).toThrow();
-        expect(message).toMatch(re);
-        expect(message).not.toContain(String(V));
-      });
-    }
-    it(`${host}: lowered limits within the rules are accepted`, () => {
-      expect(() => make({ limits: { requestBytes: 1024, responseBytes: 1536, depth: 1, deadlineMs: 1 } } as never)).not.toThrow();
-      expect(() => make({ limits: { responseBytes: 66048 } } as never)).not.toThrow();
-      expect(() => make({ limits: { ...DEFAULT_LIMITS } } as never)).not.toThrow();
+    it.each(rules)(`${host}: %s = %o`, (option, value, expected) => {
+      expect(configError(make, { [option]: value })).toBe(expected);
     });
   }
+
+  it('the options object itself must be a plain object', () => {
+    for (const bad of [null, 'options', new Map(), [], () => ({})]) {
+      expect(configError(createMcpHttpHandler, bad)).toBe('options: must be a plain object');
+    }
+  });
+
+  it('values within the rules are accepted, and undefined or null means the default', () => {
+    for (const make of Object.values(factories)) {
+      expect(() => make({ limits: { requestBytes: 1024, responseBytes: 1536, depth: 1, deadlineMs: 1, toolResultBytes: 1 } } as never)).not.toThrow();
+      expect(() => make({ limits: { responseBytes: 66048 } } as never)).not.toThrow();
+      expect(() => make({ limits: { ...DEFAULT_LIMITS, toolResultBytes: 1048576 } } as never)).not.toThrow();
+      expect(() => make({ path: undefined, allowedOrigins: undefined, serverInfo: undefined, limits: undefined, legacyProtocol: undefined, tools: undefined, core: undefined } as never)).not.toThrow();
+      expect(() => make({ path: null, allowedOrigins: null, serverInfo: null, limits: { depth: null }, legacyProtocol: null } as never)).not.toThrow();
+      expect(() => make(Object.assign(Object.create(null), { path: '/rpc' }) as never)).not.toThrow();
+    }
+  });
+});
+
+describe('messages never contain the rejected value', () => {
+  const CANARY = 'zq7canary';
+  const cases: Record<string, unknown>[] = [
+    { path: CANARY },
+    { path: `/${CANARY}?` },
+    { allowedOrigins: [`https://${CANARY}.example/`] },
+    { serverInfo: { name: `${CANARY}\u0000`, version: '1' } },
+    { serverInfo: { name: 'n', version: CANARY.repeat(20) } },
+    { serverInfo: { name: `${CANARY}\udc00`, version: '1' } },
+    { limits: { requestBytes: CANARY } },
+    { limits: { depth: 987654321 } },
+    { legacyProtocol: CANARY },
+    { tools: { manifest: CANARY } },
+    { tools: { manifest: { ...MANIFEST(), catalogHash: 7, extra: CANARY } } },
+    { somethingElse: CANARY },
+  ];
+  it.each(cases)('%o', (options) => {
+    const message = configError(createMcpHttpHandler, options);
+    expect(message).toMatch(/^[a-zA-Z.[\]0-9"]+: /);
+    expect(message).not.toContain(CANARY);
+    expect(message).not.toContain('987654321');
+  });
+});
+
+describe('serverInfo counts Unicode characters and accepts emoji (was: UTF-16 units, emoji refused)', () => {
+  const serverInfo = { name: '\u{1F680}'.repeat(128), version: '1.0 \u2728' };
+
+  it('fetch: reported unchanged in server/discover', async () => {
+    const res = await createMcpHttpHandler({ serverInfo }).fetch(discover(1));
+    expect(res.status).toBe(200);
+    expect((await res.json()).result._meta).toEqual({ 'io.modelcontextprotocol/serverInfo': serverInfo });
+  });
+
+  it('node: reported unchanged in server/discover', async () => {
+    const server = await startNode({ serverInfo });
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.port}/mcp`, { method: 'POST', headers: modernHeaders('server/discover'), body: envelope('server/discover', 2) });
+      expect(res.status).toBe(200);
+      expect((await res.json()).result._meta).toEqual({ 'io.modelcontextprotocol/serverInfo': serverInfo });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the tools/list budget is checked once, by the core, on the exact reply', () => {
+  const tools = () =>
+    toolSource(
+      new EntityRouter('budget').operation('describe_the_weather_in_great_detail', {
+        input: codec.object({ city: codec.string({ maxLength: 64 }) }),
+        output: codec.object({ summary: codec.string() }),
+        description: 'd'.repeat(600),
+        handler: () => ({ summary: 'sunny' }),
+      }),
+    );
+  /** Bytes of the whole tools/list reply body for id 1 under the default limits. */
+  async function listReplyBytes(): Promise<number> {
+    const h = createMcpHttpHandler({ serverInfo: SERVER_INFO, tools: tools() });
+    const body = envelope('tools/list', 1);
+    const res = await h.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: new Headers(modernHeaders('tools/list')), body }));
+    expect(res.status).toBe(200);
+    return (await res.arrayBuffer()).byteLength;
+  }
+
+  it('fits exactly, and says which budget and by how many bytes it is over', async () => {
+    // The reply echoes id `1`; the check keeps room for an id as long as the whole request.
+    const requestBytes = 1024;
+    const exact = (await listReplyBytes()) - 1 + requestBytes;
+    for (const make of Object.values(factories)) {
+      const options = (responseBytes: number) => ({ serverInfo: SERVER_INFO, limits: { requestBytes, responseBytes }, tools: tools() });
+      expect(() => make(options(exact) as never)).not.toThrow();
+      for (const over of [1, 300]) {
+        expect(configError(make, options(exact - over))).toBe(
+          `tools: the tools/list reply exceeds limits.responseBytes by ${over} bytes (it must fit beside an id as long as limits.requestBytes)`,
+        );
+      }
+    }
+  });
 });
 
 describe('options are snapshotted at construction', () => {
@@ -87,5 +234,15 @@ describe('options are snapshotted at construction', () => {
     const at = (p: string) => h.fetch(new Request(`http://127.0.0.1${p}`, { method: 'POST', headers, body: envelope('server/discover', 3) }));
     expect((await at('/rpc')).status).toBe(200);
     expect((await at('/mcp')).status).toBe(404);
+  });
+
+  it('carries the admitted request size the core will enforce, without judging it', () => {
+    expect(resolveOptions({}).requestBytes).toBe(DEFAULT_LIMITS.requestBytes);
+    expect(resolveOptions({ limits: { depth: 3 } }).requestBytes).toBe(DEFAULT_LIMITS.requestBytes);
+    expect(resolveOptions({ limits: { requestBytes: 600, responseBytes: 1112 } }).requestBytes).toBe(600);
+    // The configuration is the options as given; the core decides (and here rejects) them.
+    const bad = resolveOptions({ limits: { requestBytes: 'x', bodyBytes: 1 }, extra: [1] });
+    expect(bad.requestBytes).toBe(DEFAULT_LIMITS.requestBytes);
+    expect(bad.configJson).toBe('{"limits":{"requestBytes":"x","bodyBytes":1},"extra":[1]}');
   });
 });

@@ -16,6 +16,8 @@ const dec = new TextDecoder();
 export interface Reply {
   status: number;
   body: any;
+  /** Bytes of the reply body as the core framed it. */
+  size: number;
   /** Every effect the core asked for, in order. */
   effects: Effect[];
 }
@@ -62,7 +64,7 @@ function post(engine: Engine, method: string, name: string | undefined, params: 
     }
     if (a.kind !== 'respond') throw new Error(`request did not finish: ${a.kind}`);
     const text = dec.decode(a.body);
-    return { status: a.status, body: text === '' ? undefined : JSON.parse(text), effects };
+    return { status: a.status, body: text === '' ? undefined : JSON.parse(text), size: a.body.length, effects };
   } finally {
     req.free();
   }

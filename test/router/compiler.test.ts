@@ -2,15 +2,17 @@
 // rule (TypeScript throws; the core re-checks a tampered manifest and fails closed), the CLI, and
 // agreement with the Rust core that executes the manifest (list, handler kinds, corpus ranking).
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { artifactFiles, compileRouter, ManifestError, sha256Hex, tokenize, type Manifest } from '../../src/compiler';
 import type { CodecDescriptor } from '../../src/router/codec-types';
 import type { OperationDefinition, RouterDefinition } from '../../src/router/definition';
 import { main } from '../../src/compiler/cli';
+import { codec, EntityRouter, handlers, toolSource } from '../../src/pulse';
+import { isBackendUrl } from '../../src/router/rules';
 import { callTool, engineFor, listTools } from './compiler-harness';
 
 const str = (o: Partial<{ minLength: number; maxLength: number }> = {}): CodecDescriptor => ({ kind: 'string', ...o });
@@ -186,7 +188,9 @@ describe('construction rules', () => {
     ['4097 nodes', () => compileRouter(definition([op({ input: wide(2048), output: wide(2048) })])), /exceeds 4096 nodes/],
     ['a non-object input', () => compileRouter(definition([op({ input: str() })])), /input must be an object codec/],
     ['an unknown hint', () => compileRouter(definition([op({ hints: { sneaky: true } as never })])), /unknown hint/],
-    ['a non-finite static result', () => compileRouter(definition([op({ output: { kind: 'number' }, handler: { kind: 'static', result: NaN } })])), /non-finite/],
+    ['a non-finite static result', () => compileRouter(definition([op({ output: { kind: 'number' }, handler: { kind: 'static', result: NaN } })])), /static result must be plain JSON/],
+    ['a corpus maxBytes of 0', () => compileRouter(definition([op({ handler: { kind: 'corpus', corpus: 'docs', action: 'list', maxBytes: 0 } })])), /maxBytes must be an integer from 1 to 1048576/],
+    ['a backend URL with a query', () => compileRouter({ ...definition(), backends: { api: { url: 'https://api.example/x?' } } }), /backend url must be https or loopback http without credentials, query or fragment/],
     ['an undeclared corpus', () => compileRouter(definition([op({ handler: { kind: 'corpus', corpus: 'nope', action: 'list' } })])), /corpus is not declared/],
     ['a search without query', () => compileRouter(definition([op({ input: obj({ q: str() }), handler: { kind: 'corpus', corpus: 'docs', action: 'search' } })])), /needs an input field "query"/],
     ['an optional read id', () => compileRouter(definition([op({ input: obj({ id: [str(), 'optional'] }), handler: { kind: 'corpus', corpus: 'docs', action: 'read' } })])), /"id" must be a required/],
@@ -194,7 +198,6 @@ describe('construction rules', () => {
     ['a dot-segment path', () => compileRouter(definition([op({ handler: { kind: 'backend', backend: 'api', method: 'POST', path: '/a/../b', maxBytes: 1, timeoutMs: 1 } })])), /dot segments/],
     ['a timeout over the deadline', () => compileRouter(definition([op({ handler: { kind: 'backend', backend: 'api', method: 'POST', path: '/a', maxBytes: 1, timeoutMs: 4001 } })])), /timeoutMs must be an integer from 1 to 4000/],
     ['plain http to a public host', () => compileRouter({ ...definition(), backends: { api: { url: 'http://api.example/' } } }), /https or loopback http/],
-    ['a list over the response budget', () => compileRouter(definition(), { responseBytes: 4096, requestBytes: 1024 }), /exceeds the 4096-byte response budget/],
   ];
   it.each(cases)('rejects %s', (_, run, message) => {
     expect(run).toThrow(ManifestError);
@@ -228,8 +231,119 @@ describe('construction rules', () => {
       [(m) => (m.extra = 1), /unknown members/],
     ];
     for (const [f, message] of bad) expect(tamper(f)).toThrow(message);
-    // The core checks the list against its own response budget, too.
-    expect(() => engineFor(good, { requestBytes: 1024, responseBytes: 4096 })).toThrow(/does not fit the response budget/);
+  });
+
+  it('leaves the tools/list budget to the core, which measures the exact reply', () => {
+    // The compiler knows no budget; the core checks when an engine is built with its limits.
+    const { manifest } = compileRouter(definition());
+    const reply = listTools(engineFor(manifest));
+    expect(reply.status).toBe(200);
+    // The reply echoes id 7; the core keeps room for an id as long as the request budget.
+    const exact = reply.size - 1 + 1024;
+    expect(() => engineFor(manifest, { requestBytes: 1024, responseBytes: exact })).not.toThrow();
+    expect(() => engineFor(manifest, { requestBytes: 1024, responseBytes: exact - 2 })).toThrow(
+      'tools: the tools/list reply exceeds limits.responseBytes by 2 bytes (it must fit beside an id as long as limits.requestBytes)',
+    );
+  });
+});
+
+describe('one rule, one place: declaration, compiler and core agree', () => {
+  /** Whether the core builds an engine from `manifest`. */
+  const coreAccepts = (manifest: Manifest): boolean => {
+    try {
+      engineFor(manifest);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const single = (name: string, handler: OperationDefinition['handler'], extra: Partial<RouterDefinition> = {}): RouterDefinition => ({
+    ...definition(),
+    operations: [{ name, input: obj({ id: str() }), handler }],
+    ...extra,
+  });
+
+  it('names: 128 characters pass and 129 fail in the router declaration and in the core manifest', () => {
+    const base = compileRouter(single('x', { kind: 'static', result: null })).manifest;
+    const withName = (name: string): Manifest => ({
+      ...base,
+      list: JSON.stringify([{ ...JSON.parse(base.list)[0], name }]),
+      tools: [{ ...base.tools[0]!, name }],
+    });
+    for (const name of ['A-z_0.9'.padEnd(128, 'x'), 'A-z_0.9'.padEnd(129, 'x'), 'a', '', 'has space', 'slash/name', 'ünicode', 'semi;colon']) {
+      let declared = true;
+      try {
+        new EntityRouter('r').operation(name, { handler: handlers.static(null) });
+      } catch {
+        declared = false;
+      }
+      expect(coreAccepts(withName(name)), name).toBe(declared);
+      expect(declared, name).toBe(name.length >= 1 && name.length <= 128 && /^[A-Za-z0-9_.-]+$/.test(name));
+    }
+  });
+
+  it('corpus maxBytes: 1 to 1048576 in the handler builder, the compiler and the core (the compiler used to require 256)', () => {
+    const corpora = { docs: { version: '1', entries: ENTRIES } };
+    for (const [maxBytes, ok] of [[0, false], [1, true], [255, true], [256, true], [1048576, true], [1048577, false]] as const) {
+      let built = true;
+      try {
+        handlers.corpus({ corpus: 'docs', action: 'read', maxBytes });
+      } catch {
+        built = false;
+      }
+      expect(built, String(maxBytes)).toBe(ok);
+      const def = single('read', { kind: 'corpus', corpus: 'docs', action: 'read', maxBytes }, { corpora });
+      if (ok) {
+        const { manifest } = compileRouter(def);
+        expect(manifest.tools[0]!.handler).toMatchObject({ maxBytes });
+        expect(coreAccepts(manifest), String(maxBytes)).toBe(true);
+      } else {
+        expect(() => compileRouter(def)).toThrow('operation "read": maxBytes must be an integer from 1 to 1048576');
+        const { manifest } = compileRouter(single('read', { kind: 'corpus', corpus: 'docs', action: 'read' }, { corpora }));
+        expect(coreAccepts({ ...manifest, tools: [{ ...manifest.tools[0]!, handler: { ...manifest.tools[0]!.handler, maxBytes } as never }] })).toBe(false);
+      }
+    }
+    // Through the public path: a declared 1-byte corpus read serves a truncated entry.
+    const r = new EntityRouter('tiny', { corpora })
+      .operation('read', { input: codec.object({ id: codec.string() }), handler: handlers.corpus({ corpus: 'docs', action: 'read', maxBytes: 1 }) });
+    expect(coreAccepts(toolSource(r).manifest as Manifest)).toBe(true);
+  });
+
+  it('backend URLs: the TypeScript rule and the core accept exactly the same URLs', () => {
+    const { manifest } = compileRouter(single('call', { kind: 'backend', backend: 'api', method: 'POST', path: '/x', maxBytes: 10, timeoutMs: 10 }));
+    const withUrl = (url: string): Manifest => ({ ...manifest, tools: [{ ...manifest.tools[0]!, handler: { ...manifest.tools[0]!.handler, url } as never }] });
+    const urls = [
+      'https://api.example/x',
+      'https://api.example',
+      'https://',
+      'http://127.0.0.1:8080/x',
+      'http://127.0.0.1',
+      'http://localhost/x',
+      'http://[::1]:1/x',
+      'http://[::1]/x',
+      'http://api.example/x',
+      'http://127.0.0.1.example/x',
+      'https://user@api.example/x',
+      'https://api.example/x?q=1',
+      'https://api.example/x?',
+      'https://api.example/x#f',
+      'https://api.example/a b',
+      'https://api.example/café',
+      `https://api.example/${'a'.repeat(2048 - 'https://api.example/'.length)}`,
+      `https://api.example/${'a'.repeat(2049 - 'https://api.example/'.length)}`,
+      'ftp://api.example/x',
+    ];
+    for (const url of urls) expect(isBackendUrl(url), url).toBe(coreAccepts(withUrl(url)));
+    // Declared base URLs go through the same rule after WHATWG normalization.
+    for (const [base, ok] of [['https://api.example/v1', true], ['http://[::1]:1', true], ['http://api.example', false], ['https://api.example/x?', false], ['https://u:p@api.example', false]] as const) {
+      let declared = true;
+      try {
+        new EntityRouter('r', { backends: { api: base } });
+      } catch {
+        declared = false;
+      }
+      expect(declared, base).toBe(ok);
+    }
   });
 });
 
@@ -332,9 +446,9 @@ describe('the example context router', () => {
   it('compiles within the static binding budgets and runs in the core', async () => {
     const { router } = await import('../../examples/context/router.ts');
     const budgets = { requestBytes: 32768, responseBytes: 131072 };
-    const first = artifactFiles(compileRouter(router.definition(), budgets));
-    expect(artifactFiles(compileRouter(router.definition(), budgets))).toEqual(first);
-    const { manifest, catalog } = compileRouter(router.definition(), budgets);
+    const first = artifactFiles(compileRouter(router.definition()));
+    expect(artifactFiles(compileRouter(router.definition()))).toEqual(first);
+    const { manifest, catalog } = compileRouter(router.definition());
     expect(catalog.operations.every((o) => o.targets.includes('fastly-native'))).toBe(true);
     const engine = engineFor(manifest, { ...budgets, toolResultBytes: 24576, deadlineMs: 5000, depth: 32 });
     expect(listTools(engine).body.result.tools).toEqual(JSON.parse(manifest.list));
@@ -370,6 +484,15 @@ describe('pulse-mcp compile', () => {
       const expected = artifactFiles(compileRouter({ ...definition(), operations: def }));
       for (const [name, text] of Object.entries(expected)) expect(readFileSync(join(dir, 'out', name), 'utf8')).toBe(text);
       expect(await main(['compile', mod])).toBe(2);
+      // The core judges the manifest under the binding's limits before anything is written.
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      try {
+        expect(await main(['compile', mod, '--out', join(dir, 'tight'), '--request-bytes', '1024', '--response-bytes', '1600'])).toBe(1);
+        expect(String(stderr.mock.calls.at(-1)?.[0])).toMatch(/^pulse-mcp: tools: the tools\/list reply exceeds limits\.responseBytes by \d+ bytes/);
+      } finally {
+        stderr.mockRestore();
+      }
+      expect(existsSync(join(dir, 'tight'))).toBe(false);
       const empty = join(dir, 'empty.mjs');
       writeFileSync(empty, 'export default { nothing: true };\n');
       expect(await main(['compile', empty, '--out', join(dir, 'out2')])).toBe(1);

@@ -279,7 +279,22 @@ describe('bindings', () => {
     const e = caught(() => mcp({ router, serverInfo: { name: 't', version: '1' }, limits: { requestBytes: 65536 } }));
     expect(e.code).toBe('PULSE_ERR_OPTIONS');
     expect(e.message).toBe('Limits may only lower the static binding ceilings');
-    expect(caught(() => mcp({ router, serverInfo: { name: 't', version: '1' }, legacyProtocol: '2025-03-26' as never })).code).toBe('PULSE_ERR_OPTIONS');
+    // Plain-data options are the core's to judge, with its message.
+    expect(() => mcp({ router, serverInfo: { name: 't', version: '1' }, legacyProtocol: '2025-03-26' as never })).toThrow(
+      expect.objectContaining({ code: 'PULSE_ERR_CONFIG', message: 'legacyProtocol: must be null or "2025-06-18"' }),
+    );
+    expect(() => mcp({ router, serverInfo: { name: 't', version: '1' }, limits: { depth: 0 } })).toThrow(
+      expect.objectContaining({ code: 'PULSE_ERR_CONFIG', message: 'limits.depth: must be an integer between 1 and 32' }),
+    );
+    expect(() => mcp({ router, serverInfo: { name: '', version: '1' } })).toThrow(
+      expect.objectContaining({ code: 'PULSE_ERR_CONFIG', message: 'serverInfo.name: must be 1 to 128 characters without control characters' }),
+    );
+    expect(() => mcp({ router, serverInfo: { name: 't', version: '1' }, limits: { requestBytes: 1000 } })).not.toThrow();
+    // An absent or null limit keeps the static ceiling (32768) rather than the core's default
+    // (65536, which would need responseBytes >= 66048).
+    for (const requestBytes of [undefined, null]) {
+      expect(() => mcp({ router, serverInfo: { name: 't', version: '1' }, limits: { requestBytes, responseBytes: 33280 } as never })).not.toThrow();
+    }
     expect(caught(() => mcp({ router: {} as never, serverInfo: { name: 't', version: '1' } })).code).toBe('PULSE_ERR_OPTIONS');
   });
 

@@ -1,7 +1,7 @@
-//! The engine configuration (docs/contracts.md §4), validated once at construction. The host's
-//! TypeScript validates first; this check fails closed on its own with fixed messages that name the
-//! option and never echo its value.
-use crate::json::{self, Object, Value};
+//! The engine configuration (docs/contracts.md §4), validated once at construction. This is the one
+//! judge of every plain-data option the hosts pass through: each message names the user's option and
+//! the offending entry (`allowedOrigins[2]`, `limits.requestBytes`), never the value.
+use crate::json::{self, write, JsonError, Object, Str, Value};
 use crate::limits::Limits;
 use crate::tools::Tools;
 
@@ -15,6 +15,25 @@ pub const MAX_INFO_CHARS: usize = 128;
 const CONFIG_DEPTH: u32 = 128;
 /// Room the response budget must leave above the request budget for echoed ids in errors.
 pub const RESPONSE_HEADROOM: usize = 512;
+/// An unknown key is quoted in a message only when it is this short and printable ASCII.
+const MAX_NAMED_KEY: usize = 64;
+
+const OPTION_KEYS: [&str; 7] = [
+    "path",
+    "allowedOrigins",
+    "serverInfo",
+    "limits",
+    "legacyProtocol",
+    "tools",
+    "profile",
+];
+const LIMIT_KEYS: [&str; 5] = [
+    "requestBytes",
+    "responseBytes",
+    "depth",
+    "deadlineMs",
+    "toolResultBytes",
+];
 
 pub struct Config {
     pub path: String,
@@ -29,66 +48,62 @@ pub struct Config {
     pub tools: Option<Tools>,
 }
 
-/// A fixed message naming the option (and the entry, e.g. `allowedOrigins[2]`); never the value.
+/// A message naming the option (and the entry, e.g. `allowedOrigins[2]`); never the value.
 pub type ConfigError = String;
 
 impl Config {
     pub fn parse(text: &[u8]) -> Result<Config, ConfigError> {
-        Config::parse_fixed(text).map_err(String::from)
-    }
-
-    fn parse_fixed(text: &[u8]) -> Result<Config, &'static str> {
-        let doc = json::parse(text, CONFIG_DEPTH).map_err(|_| "config: must be a JSON object")?;
+        let doc = json::parse(text, CONFIG_DEPTH).map_err(|e| {
+            match e {
+                JsonError::Depth => "options: must nest at most 128 levels deep",
+                JsonError::DuplicateKey => "options: an object repeats a key",
+                JsonError::LoneSurrogate => "options: a string holds a lone surrogate",
+                _ => "options: must be a JSON object",
+            }
+            .to_string()
+        })?;
         let root = match doc.root() {
             Value::Object(o) => o,
-            _ => return Err("config: must be a JSON object"),
+            _ => return Err("options: must be a JSON object".to_string()),
         };
         for (key, _) in root.iter() {
-            let known = [
-                "path",
-                "allowedOrigins",
-                "serverInfo",
-                "limits",
-                "legacyProtocol",
-                "tools",
-                "profile",
-            ];
-            if !known.iter().any(|k| key.eq_str(k)) {
-                return Err("config: unknown option");
+            if key.eq_str("authorization") {
+                return Err("authorization: is not supported by this release".to_string());
             }
+            known_key("options", key, &OPTION_KEYS)?;
         }
-        let limits = parse_limits(present(root.get("limits")))?;
         let path = match present(root.get("path")) {
             None => "/mcp".to_string(),
             Some(Value::String(s)) => {
                 let p = s.as_str().into_owned();
                 if !valid_path(&p) {
-                    return Err("path: must start with / and hold at most 256 visible ASCII characters, no query");
+                    return Err("path: must start with / and hold at most 256 visible ASCII characters, no query".to_string());
                 }
                 p
             }
-            Some(_) => return Err("path: must be a string"),
+            Some(_) => return Err("path: must be a string".to_string()),
         };
         let allowed_origins = parse_origins(present(root.get("allowedOrigins")))?;
         let (server_name, server_version) = parse_server_info(present(root.get("serverInfo")))?;
+        let limits = parse_limits(present(root.get("limits")))?;
         let legacy = match present(root.get("legacyProtocol")) {
             None => false,
             Some(Value::String(s)) if s.eq_str(LEGACY_REVISION) => true,
-            Some(_) => return Err("legacyProtocol: must be null or \"2025-06-18\""),
-        };
-        let tools = match present(root.get("tools")) {
-            None => None,
-            Some(manifest) => Some(Tools::from_manifest(manifest, &limits)?),
+            Some(_) => return Err("legacyProtocol: must be null or \"2025-06-18\"".to_string()),
         };
         // `jsonrpc`: the router as a plain JSON-RPC 2.0 endpoint (`jsonRpc(router)`), no MCP layer.
         let jsonrpc = match present(root.get("profile")) {
             None => false,
             Some(Value::String(s)) if s.eq_str("mcp") => false,
             Some(Value::String(s)) if s.eq_str("jsonrpc") => true,
-            Some(_) => return Err("profile: must be \"mcp\" or \"jsonrpc\""),
+            Some(_) => return Err("profile: must be \"mcp\" or \"jsonrpc\"".to_string()),
+        };
+        let tools = match present(root.get("tools")) {
+            None => None,
+            Some(manifest) => Some(Tools::from_manifest(manifest, &limits).map_err(String::from)?),
         };
         if jsonrpc && (tools.is_none() || legacy) {
-            return Err("profile: \"jsonrpc\" needs tools and no legacyProtocol");
+            return Err("profile: \"jsonrpc\" needs tools and no legacyProtocol".to_string());
         }
         Ok(Config {
             path,
@@ -108,6 +123,29 @@ fn present(v: Option<Value<'_>>) -> Option<Value<'_>> {
     match v {
         Some(Value::Null) | None => None,
         other => other,
+    }
+}
+
+/// Refuses a key outside `known`, quoting it only when it is short printable ASCII (a key is the
+/// user's spelling of an option, not a value; anything longer or stranger stays unnamed).
+fn known_key(option: &str, key: Str<'_>, known: &[&str]) -> Result<(), ConfigError> {
+    if known.iter().any(|k| key.eq_str(k)) {
+        return Ok(());
+    }
+    let k = key.as_str();
+    if !k.is_empty() && k.len() <= MAX_NAMED_KEY && k.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        let mut quoted = Vec::with_capacity(k.len() + 4);
+        write::string(&mut quoted, &k);
+        Err(format!(
+            "{}: unknown key {}",
+            option,
+            String::from_utf8_lossy(&quoted)
+        ))
+    } else {
+        Err(format!(
+            "{}: an unknown key (not shown: longer than 64 characters or not printable ASCII)",
+            option
+        ))
     }
 }
 
@@ -163,33 +201,39 @@ pub fn valid_origin(o: &str) -> bool {
     host_ok && port_ok && !default_port
 }
 
-fn parse_origins(v: Option<Value<'_>>) -> Result<Vec<String>, &'static str> {
-    const MSG: &str =
-        "allowedOrigins: must be an array of at most 64 exact lowercase http(s) origins";
+fn parse_origins(v: Option<Value<'_>>) -> Result<Vec<String>, ConfigError> {
     let arr = match v {
         None => return Ok(Vec::new()),
         Some(Value::Array(a)) => a,
-        Some(_) => return Err(MSG),
+        Some(_) => {
+            return Err(
+                "allowedOrigins: must be an array of exact lowercase http(s) origins".to_string(),
+            )
+        }
     };
     if arr.len() > MAX_ORIGINS {
-        return Err(MSG);
+        return Err("allowedOrigins: must hold at most 64 origins".to_string());
     }
     let mut out = Vec::with_capacity(arr.len());
-    for item in arr.iter() {
-        match item {
-            Value::String(s) => {
-                let o = s.as_str().into_owned();
-                if !valid_origin(&o) {
-                    return Err(MSG);
-                }
-                out.push(o);
+    for (i, item) in arr.iter().enumerate() {
+        let origin = match item {
+            Value::String(s) => Some(s.as_str().into_owned()).filter(|o| valid_origin(o)),
+            _ => None,
+        };
+        match origin {
+            Some(o) => out.push(o),
+            None => {
+                return Err(format!(
+                    "allowedOrigins[{}]: must be an exact lowercase http(s) origin such as https://app.example",
+                    i
+                ))
             }
-            _ => return Err(MSG),
         }
     }
     Ok(out)
 }
 
+/// 1 to 128 Unicode characters (scalar values, so an emoji is one), no control characters.
 fn info_string(obj: Object<'_>, key: &str) -> Option<String> {
     match obj.get(key) {
         Some(Value::String(s)) => {
@@ -205,7 +249,7 @@ fn info_string(obj: Object<'_>, key: &str) -> Option<String> {
     }
 }
 
-fn parse_server_info(v: Option<Value<'_>>) -> Result<(String, String), &'static str> {
+fn parse_server_info(v: Option<Value<'_>>) -> Result<(String, String), ConfigError> {
     let obj = match v {
         None => {
             return Ok((
@@ -214,95 +258,60 @@ fn parse_server_info(v: Option<Value<'_>>) -> Result<(String, String), &'static 
             ))
         }
         Some(Value::Object(o)) => o,
-        Some(_) => return Err("serverInfo: must be an object with name and version"),
+        Some(_) => return Err("serverInfo: must be an object with name and version".to_string()),
     };
     for (key, _) in obj.iter() {
-        if !key.eq_str("name") && !key.eq_str("version") {
-            return Err("serverInfo: only name and version are accepted");
-        }
+        known_key("serverInfo", key, &["name", "version"])?;
     }
-    let name = info_string(obj, "name")
-        .ok_or("serverInfo.name: must be a string of 1 to 128 characters")?;
-    let version = info_string(obj, "version")
-        .ok_or("serverInfo.version: must be a string of 1 to 128 characters")?;
+    let name = info_string(obj, "name").ok_or_else(|| {
+        "serverInfo.name: must be 1 to 128 characters without control characters".to_string()
+    })?;
+    let version = info_string(obj, "version").ok_or_else(|| {
+        "serverInfo.version: must be 1 to 128 characters without control characters".to_string()
+    })?;
     Ok((name, version))
 }
 
-fn limit(
-    obj: Object<'_>,
-    key: &str,
-    max: u64,
-    msg: &'static str,
-) -> Result<Option<u64>, &'static str> {
-    match present(obj.get(key)) {
-        None => Ok(None),
-        Some(Value::Number(n)) => match n.as_safe_integer() {
-            Some(i) if i >= 1 && (i as u64) <= max => Ok(Some(i as u64)),
-            _ => Err(msg),
-        },
-        Some(_) => Err(msg),
+/// `limits.<key>` when present: an integer from 1 to `max` (the default: limits only go down).
+fn limit(obj: Object<'_>, key: &str, max: u64) -> Result<Option<u64>, ConfigError> {
+    let n = match present(obj.get(key)) {
+        None => return Ok(None),
+        Some(Value::Number(n)) => n.as_safe_integer(),
+        Some(_) => None,
+    };
+    match n {
+        Some(i) if i >= 1 && (i as u64) <= max => Ok(Some(i as u64)),
+        _ => Err(format!(
+            "limits.{}: must be an integer between 1 and {}",
+            key, max
+        )),
     }
 }
 
-fn parse_limits(v: Option<Value<'_>>) -> Result<Limits, &'static str> {
+fn parse_limits(v: Option<Value<'_>>) -> Result<Limits, ConfigError> {
     let d = Limits::DEFAULT;
     let obj = match v {
         None => return Ok(d),
         Some(Value::Object(o)) => o,
-        Some(_) => return Err("limits: must be an object"),
+        Some(_) => return Err("limits: must be an object".to_string()),
     };
     for (key, _) in obj.iter() {
-        let known = [
-            "requestBytes",
-            "responseBytes",
-            "depth",
-            "deadlineMs",
-            "toolResultBytes",
-        ];
-        if !known.iter().any(|k| key.eq_str(k)) {
-            return Err("limits: unknown limit");
-        }
+        known_key("limits", key, &LIMIT_KEYS)?;
     }
-    let request_bytes = limit(
-        obj,
-        "requestBytes",
-        d.request_bytes as u64,
-        "limits.requestBytes: must be an integer between 1 and 65536",
-    )?
-    .map_or(d.request_bytes, |n| n as usize);
-    let response_bytes = limit(
-        obj,
-        "responseBytes",
-        d.response_bytes as u64,
-        "limits.responseBytes: must be an integer between 1 and 1048576",
-    )?
-    .map_or(d.response_bytes, |n| n as usize);
-    let depth = limit(
-        obj,
-        "depth",
-        u64::from(d.depth),
-        "limits.depth: must be an integer between 1 and 32",
-    )?
-    .map_or(d.depth, |n| n as u32);
-    let deadline_ms = limit(
-        obj,
-        "deadlineMs",
-        d.deadline_ms as u64,
-        "limits.deadlineMs: must be an integer between 1 and 10000",
-    )?
-    .map_or(d.deadline_ms, |n| n as f64);
-    let tool_result_bytes = limit(
-        obj,
-        "toolResultBytes",
-        d.tool_result_bytes as u64,
-        "limits.toolResultBytes: must be an integer between 1 and 1048576",
-    )?
-    .map_or(d.tool_result_bytes.min(response_bytes), |n| n as usize);
+    let request_bytes =
+        limit(obj, "requestBytes", d.request_bytes as u64)?.map_or(d.request_bytes, |n| n as usize);
+    let response_bytes = limit(obj, "responseBytes", d.response_bytes as u64)?
+        .map_or(d.response_bytes, |n| n as usize);
+    let depth = limit(obj, "depth", u64::from(d.depth))?.map_or(d.depth, |n| n as u32);
+    let deadline_ms =
+        limit(obj, "deadlineMs", d.deadline_ms as u64)?.map_or(d.deadline_ms, |n| n as f64);
+    let tool_result_bytes = limit(obj, "toolResultBytes", d.tool_result_bytes as u64)?
+        .map_or(d.tool_result_bytes.min(response_bytes), |n| n as usize);
     if response_bytes < request_bytes + RESPONSE_HEADROOM {
-        return Err("limits.responseBytes: must be at least limits.requestBytes + 512");
+        return Err("limits.responseBytes: must be at least limits.requestBytes + 512".to_string());
     }
     if tool_result_bytes > response_bytes {
-        return Err("limits.toolResultBytes: must not exceed limits.responseBytes");
+        return Err("limits.toolResultBytes: must not exceed limits.responseBytes".to_string());
     }
     Ok(Limits {
         request_bytes,
@@ -324,6 +333,17 @@ mod tests {
         }
     }
 
+    /// Every message names an option and stays printable ASCII (hosts decode it as Latin-1 and bound
+    /// it to 512 bytes).
+    fn assert_well_formed(message: &str) {
+        assert!(message.len() <= 512, "{message}");
+        assert!(
+            message.bytes().all(|b| (0x20..0x7f).contains(&b)),
+            "{message}"
+        );
+        assert!(message.contains(": "), "{message}");
+    }
+
     #[test]
     fn defaults() {
         let c = Config::parse(b"{}").unwrap();
@@ -332,11 +352,17 @@ mod tests {
         assert_eq!(c.limits, Limits::DEFAULT);
         assert!(!c.legacy);
         assert!(c.tools.is_none());
+        assert_eq!(
+            (c.server_name.as_str(), c.server_version.as_str()),
+            ("pulse-mcp", env!("CARGO_PKG_VERSION"))
+        );
         let c = Config::parse(br#"{"path":"/mcp","allowedOrigins":[],"serverInfo":{"name":"pulse","version":"0.1.0"},"limits":{"requestBytes":65536,"responseBytes":1048576,"depth":32,"deadlineMs":10000,"toolResultBytes":1048576},"legacyProtocol":null,"tools":null}"#).unwrap();
         assert_eq!(
             (c.server_name.as_str(), c.server_version.as_str()),
             ("pulse", "0.1.0")
         );
+        let nulls = Config::parse(br#"{"path":null,"allowedOrigins":null,"serverInfo":null,"limits":{"depth":null},"profile":null}"#).unwrap();
+        assert_eq!(nulls.limits, Limits::DEFAULT);
     }
 
     #[test]
@@ -358,56 +384,87 @@ mod tests {
 
     #[test]
     fn limits_only_lowered_positive_integers() {
-        assert_eq!(
-            err(r#"{"limits":{"requestBytes":65537}}"#),
-            "limits.requestBytes: must be an integer between 1 and 65536"
-        );
-        assert_eq!(
-            err(r#"{"limits":{"requestBytes":0}}"#),
-            "limits.requestBytes: must be an integer between 1 and 65536"
-        );
-        assert_eq!(
-            err(r#"{"limits":{"requestBytes":1.5}}"#),
-            "limits.requestBytes: must be an integer between 1 and 65536"
-        );
-        assert_eq!(
-            err(r#"{"limits":{"requestBytes":"1"}}"#),
-            "limits.requestBytes: must be an integer between 1 and 65536"
-        );
-        assert_eq!(
-            err(r#"{"limits":{"depth":33}}"#),
-            "limits.depth: must be an integer between 1 and 32"
-        );
-        assert_eq!(
-            err(r#"{"limits":{"deadlineMs":10001}}"#),
-            "limits.deadlineMs: must be an integer between 1 and 10000"
-        );
-        assert_eq!(
-            err(r#"{"limits":{"responseBytes":2000000}}"#),
-            "limits.responseBytes: must be an integer between 1 and 1048576"
-        );
-        assert_eq!(
-            err(r#"{"limits":{"toolResultBytes":-1}}"#),
-            "limits.toolResultBytes: must be an integer between 1 and 1048576"
-        );
-        assert_eq!(
-            err(r#"{"limits":{"requestBytes":1000,"responseBytes":1511}}"#),
-            "limits.responseBytes: must be at least limits.requestBytes + 512"
-        );
-        assert_eq!(
-            err(r#"{"limits":{"bodyBytes":1}}"#),
-            "limits: unknown limit"
-        );
-        assert_eq!(
-            err(r#"{"limits":{"responseBytes":5000,"requestBytes":100,"toolResultBytes":5001}}"#),
-            "limits.toolResultBytes: must not exceed limits.responseBytes"
-        );
+        for (cfg, msg) in [
+            (
+                r#"{"limits":{"requestBytes":65537}}"#,
+                "limits.requestBytes: must be an integer between 1 and 65536",
+            ),
+            (
+                r#"{"limits":{"requestBytes":0}}"#,
+                "limits.requestBytes: must be an integer between 1 and 65536",
+            ),
+            (
+                r#"{"limits":{"requestBytes":1.5}}"#,
+                "limits.requestBytes: must be an integer between 1 and 65536",
+            ),
+            (
+                r#"{"limits":{"requestBytes":"1"}}"#,
+                "limits.requestBytes: must be an integer between 1 and 65536",
+            ),
+            (
+                r#"{"limits":{"depth":33}}"#,
+                "limits.depth: must be an integer between 1 and 32",
+            ),
+            (
+                r#"{"limits":{"deadlineMs":10001}}"#,
+                "limits.deadlineMs: must be an integer between 1 and 10000",
+            ),
+            (
+                r#"{"limits":{"responseBytes":2000000}}"#,
+                "limits.responseBytes: must be an integer between 1 and 1048576",
+            ),
+            (
+                r#"{"limits":{"toolResultBytes":-1}}"#,
+                "limits.toolResultBytes: must be an integer between 1 and 1048576",
+            ),
+            (
+                r#"{"limits":{"requestBytes":1000,"responseBytes":1511}}"#,
+                "limits.responseBytes: must be at least limits.requestBytes + 512",
+            ),
+            (
+                r#"{"limits":{"responseBytes":5000,"requestBytes":100,"toolResultBytes":5001}}"#,
+                "limits.toolResultBytes: must not exceed limits.responseBytes",
+            ),
+            (r#"{"limits":[]}"#, "limits: must be an object"),
+        ] {
+            assert_eq!(err(cfg), msg, "{cfg}");
+        }
         let c = Config::parse(br#"{"limits":{"responseBytes":5000,"requestBytes":100}}"#).unwrap();
         assert_eq!(
             c.limits.tool_result_bytes, 5000,
             "the default follows a lowered response budget"
         );
-        assert_eq!(err(r#"{"limits":[]}"#), "limits: must be an object");
+    }
+
+    #[test]
+    fn unknown_keys_are_named_only_when_short_printable_ascii() {
+        assert_eq!(
+            err(r#"{"limits":{"bodyBytes":1}}"#),
+            r#"limits: unknown key "bodyBytes""#
+        );
+        assert_eq!(
+            err(r#"{"authorisation":{}}"#),
+            r#"options: unknown key "authorisation""#
+        );
+        assert_eq!(
+            err(r#"{"serverInfo":{"name":"n","version":"1","x":1}}"#),
+            r#"serverInfo: unknown key "x""#
+        );
+        assert_eq!(err(r#"{"a\"b\\c":1}"#), r#"options: unknown key "a\"b\\c""#);
+        let unnamed =
+            "options: an unknown key (not shown: longer than 64 characters or not printable ASCII)";
+        assert_eq!(
+            err(&format!(r#"{{"{}":1}}"#, "k".repeat(64))),
+            format!(r#"options: unknown key "{}""#, "k".repeat(64))
+        );
+        assert_eq!(err(&format!(r#"{{"{}":1}}"#, "k".repeat(65))), unnamed);
+        assert_eq!(err(r#"{"caf\u00e9":1}"#), unnamed);
+        assert_eq!(err(r#"{"a\nb":1}"#), unnamed);
+        assert_eq!(err(r#"{"":1}"#), unnamed);
+        assert_eq!(
+            err(r#"{"authorization":{"issuer":"x"}}"#),
+            "authorization: is not supported by this release"
+        );
     }
 
     #[test]
@@ -432,36 +489,63 @@ mod tests {
             "null",
             "https://a.example:",
         ] {
-            assert!(
-                err(&format!(r#"{{"allowedOrigins":["{bad}"]}}"#)).starts_with("allowedOrigins: "),
+            assert_eq!(
+                err(&format!(
+                    r#"{{"allowedOrigins":["https://ok.example","http://ok.example:8080","{bad}"]}}"#
+                )),
+                "allowedOrigins[2]: must be an exact lowercase http(s) origin such as https://app.example",
                 "{bad}"
             );
         }
+        assert_eq!(
+            err(r#"{"allowedOrigins":[1]}"#),
+            "allowedOrigins[0]: must be an exact lowercase http(s) origin such as https://app.example"
+        );
+        assert_eq!(
+            err(r#"{"allowedOrigins":"https://a.example"}"#),
+            "allowedOrigins: must be an array of exact lowercase http(s) origins"
+        );
         let many: Vec<String> = (0..65)
             .map(|i| format!("\"https://h{i}.example\""))
             .collect();
-        assert!(
-            err(&format!(r#"{{"allowedOrigins":[{}]}}"#, many.join(",")))
-                .starts_with("allowedOrigins: ")
-        );
         assert_eq!(
-            err(r#"{"serverInfo":{"name":"","version":"1"}}"#),
-            "serverInfo.name: must be a string of 1 to 128 characters"
+            err(&format!(r#"{{"allowedOrigins":[{}]}}"#, many.join(","))),
+            "allowedOrigins: must hold at most 64 origins"
         );
+        for (cfg, msg) in [
+            (
+                r#"{"serverInfo":{"name":"","version":"1"}}"#,
+                "serverInfo.name: must be 1 to 128 characters without control characters",
+            ),
+            (
+                r#"{"serverInfo":{"name":"a\u0007b","version":"1"}}"#,
+                "serverInfo.name: must be 1 to 128 characters without control characters",
+            ),
+            (
+                r#"{"serverInfo":{"name":"n","version":"1\u0085"}}"#,
+                "serverInfo.version: must be 1 to 128 characters without control characters",
+            ),
+            (
+                r#"{"serverInfo":{"name":"n"}}"#,
+                "serverInfo.version: must be 1 to 128 characters without control characters",
+            ),
+            (
+                r#"{"serverInfo":{"name":1,"version":"1"}}"#,
+                "serverInfo.name: must be 1 to 128 characters without control characters",
+            ),
+            (
+                r#"{"serverInfo":"pulse"}"#,
+                "serverInfo: must be an object with name and version",
+            ),
+        ] {
+            assert_eq!(err(cfg), msg, "{cfg}");
+        }
         assert_eq!(
             err(&format!(
                 r#"{{"serverInfo":{{"name":"n","version":"{}"}}}}"#,
                 "v".repeat(129)
             )),
-            "serverInfo.version: must be a string of 1 to 128 characters"
-        );
-        assert_eq!(
-            err(r#"{"serverInfo":{"name":"n"}}"#),
-            "serverInfo.version: must be a string of 1 to 128 characters"
-        );
-        assert_eq!(
-            err(r#"{"serverInfo":{"name":"n","version":"1","x":1}}"#),
-            "serverInfo: only name and version are accepted"
+            "serverInfo.version: must be 1 to 128 characters without control characters"
         );
         for bad in ["true", "false", "\"2025-11-25\"", "\"2026-07-28\"", "1"] {
             assert_eq!(
@@ -469,9 +553,77 @@ mod tests {
                 "legacyProtocol: must be null or \"2025-06-18\""
             );
         }
-        assert_eq!(err(r#"{"other":1}"#), "config: unknown option");
-        assert_eq!(err("[]"), "config: must be a JSON object");
-        assert_eq!(err("{"), "config: must be a JSON object");
+        assert_eq!(err("[]"), "options: must be a JSON object");
+        assert_eq!(err("{"), "options: must be a JSON object");
+        assert_eq!(
+            err(&format!(
+                "{{\"limits\":{}1{}}}",
+                "[".repeat(128),
+                "]".repeat(128)
+            )),
+            "options: must nest at most 128 levels deep"
+        );
+        assert_eq!(
+            err(r#"{"path":"/a","path":"/b"}"#),
+            "options: an object repeats a key"
+        );
+        assert_eq!(
+            err(r#"{"path":"/\ud800"}"#),
+            "options: a string holds a lone surrogate"
+        );
+    }
+
+    #[test]
+    fn server_info_counts_characters_and_accepts_emoji() {
+        // 128 four-byte characters (256 UTF-16 units, 512 UTF-8 bytes) are 128 characters.
+        let emoji = "\u{1F600}".repeat(128);
+        let c = Config::parse(
+            format!(
+                "{{\"serverInfo\":{{\"name\":\"{}\",\"version\":\"1 \u{2728}\"}}}}",
+                emoji
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(c.server_name, emoji);
+        assert_eq!(c.server_version, "1 \u{2728}");
+        // An escaped surrogate pair is one character too.
+        let c = Config::parse(br#"{"serverInfo":{"name":"\ud83d\ude00","version":"1"}}"#).unwrap();
+        assert_eq!(c.server_name, "\u{1F600}");
+        assert_eq!(
+            err(&format!(
+                r#"{{"serverInfo":{{"name":"{}","version":"1"}}}}"#,
+                "\u{1F600}".repeat(129)
+            )),
+            "serverInfo.name: must be 1 to 128 characters without control characters"
+        );
+    }
+
+    #[test]
+    fn messages_never_echo_the_rejected_value() {
+        const CANARY: &str = "zq7canary";
+        for cfg in [
+            format!(r#"{{"path":"{CANARY}"}}"#),
+            format!(r#"{{"path":"/{CANARY}?"}}"#),
+            format!(r#"{{"allowedOrigins":["https://{CANARY}.example/"]}}"#),
+            format!(r#"{{"serverInfo":{{"name":"{CANARY}\u0000","version":"1"}}}}"#),
+            format!(
+                r#"{{"serverInfo":{{"name":"n","version":"{}"}}}}"#,
+                CANARY.repeat(20)
+            ),
+            format!(r#"{{"limits":{{"requestBytes":"{CANARY}"}}}}"#),
+            r#"{"limits":{"depth":987654321}}"#.to_string(),
+            format!(r#"{{"legacyProtocol":"{CANARY}"}}"#),
+            format!(r#"{{"profile":"{CANARY}"}}"#),
+            format!(r#"{{"tools":"{CANARY}"}}"#),
+        ] {
+            let e = err(&cfg);
+            assert_well_formed(&e);
+            assert!(
+                !e.contains(CANARY) && !e.contains("987654321"),
+                "{cfg}: {e}"
+            );
+        }
     }
 
     #[test]

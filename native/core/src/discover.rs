@@ -1,7 +1,7 @@
 //! Static result objects, built once per engine: `server/discover`, the legacy `initialize`, both
 //! forms of `tools/list` and the serverInfo `_meta` every modern result carries. Per request only
 //! the envelope and id are written around them.
-use crate::config::Config;
+use crate::config::{Config, ConfigError};
 use crate::json::write;
 use crate::methods;
 use crate::reply::RESULT_ENVELOPE_BYTES;
@@ -23,8 +23,23 @@ pub struct Fragments {
     pub unsupported_prefix: Vec<u8>,
 }
 
+/// The `tools/list` reply would exceed `limits.responseBytes` by `over` bytes.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ListTooLarge {
+    pub over: usize,
+}
+
+impl From<ListTooLarge> for ConfigError {
+    fn from(e: ListTooLarge) -> ConfigError {
+        format!(
+            "tools: the tools/list reply exceeds limits.responseBytes by {} bytes (it must fit beside an id as long as limits.requestBytes)",
+            e.over
+        )
+    }
+}
+
 impl Fragments {
-    pub fn build(config: &Config) -> Result<Fragments, &'static str> {
+    pub fn build(config: &Config) -> Result<Fragments, ListTooLarge> {
         let mut server_info = b"{\"name\":".to_vec();
         write::string(&mut server_info, &config.server_name);
         server_info.extend_from_slice(b",\"version\":");
@@ -55,11 +70,13 @@ impl Fragments {
             tools_list.extend_from_slice(b",\"ttlMs\":0,\"cacheScope\":\"private\",");
             tools_list.extend_from_slice(&server_meta);
             tools_list.push(b'}');
-            // The largest id is bounded by the request budget; the list must fit beside it.
-            if RESULT_ENVELOPE_BYTES + config.limits.request_bytes + tools_list.len()
-                > config.limits.response_bytes
-            {
-                return Err("tools: the tool list does not fit limits.responseBytes");
+            // The one check that the whole tools/list reply fits: the exact result bytes, the
+            // envelope, and the largest id, which is bounded by the request budget.
+            let needed = RESULT_ENVELOPE_BYTES + config.limits.request_bytes + tools_list.len();
+            if needed > config.limits.response_bytes {
+                return Err(ListTooLarge {
+                    over: needed - config.limits.response_bytes,
+                });
             }
             legacy_tools_list.extend_from_slice(b"{\"tools\":");
             legacy_tools_list.extend_from_slice(tools.list_json());
@@ -136,5 +153,53 @@ mod tests {
             br#"{"supported":["2026-07-28","2025-06-18"],"requested":"1"}"#
         );
         assert!(f.discover.windows(14).any(|w| w == b"[\"2026-07-28\"]"));
+    }
+
+    /// A configuration text with four 128-character tools and the given limits.
+    fn with_tools(limits: &str) -> String {
+        let names: Vec<String> = (0..4)
+            .map(|i| format!("{}{}", i, "x".repeat(127)))
+            .collect();
+        let list: Vec<String> = names
+            .iter()
+            .map(|n| format!(r#"{{\"name\":\"{}\"}}"#, n))
+            .collect();
+        let tools: Vec<String> = names
+            .iter()
+            .map(|n| format!(r#"{{"name":"{}","input":null,"output":null,"handler":{{"kind":"javascript"}}}}"#, n))
+            .collect();
+        format!(
+            r#"{{"limits":{},"tools":{{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":"[{}]","tools":[{}],"corpora":{{}}}}}}"#,
+            limits,
+            list.join(","),
+            tools.join(",")
+        )
+    }
+
+    fn limits(request: usize, response: usize) -> String {
+        format!(
+            r#"{{"requestBytes":{},"responseBytes":{}}}"#,
+            request, response
+        )
+    }
+
+    #[test]
+    fn the_tools_list_reply_must_fit_the_response_budget_exactly() {
+        let parse = |text: String| Config::parse(text.as_bytes()).unwrap();
+        let f = Fragments::build(&parse(with_tools("{}"))).unwrap();
+        let request = 1000;
+        let exact = RESULT_ENVELOPE_BYTES + request + f.tools_list.len();
+        assert!(exact >= request + crate::config::RESPONSE_HEADROOM);
+        assert!(Fragments::build(&parse(with_tools(&limits(request, exact)))).is_ok());
+        for over in [1, 37] {
+            let text = with_tools(&limits(request, exact - over));
+            let message = format!("tools: the tools/list reply exceeds limits.responseBytes by {} bytes (it must fit beside an id as long as limits.requestBytes)", over);
+            assert_eq!(
+                Fragments::build(&parse(text.clone())).err(),
+                Some(ListTooLarge { over })
+            );
+            // Hosts see the same message from the engine they construct.
+            assert_eq!(crate::Engine::new(text.as_bytes()).err(), Some(message));
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! Reads the compiled manifest (engine config `tools`, format in `src/compiler/README.md`) into
-//! owned structures and re-checks every construction rule the compiler checks, failing closed.
+//! owned structures and checks every construction rule itself, failing closed: the core is the
+//! authority, the compiler's checks only report a bad router earlier. Whether the `tools/list` reply
+//! fits the response budget is checked once, on the exact reply bytes (`discover.rs`).
 use crate::codec::{self, Program, MAX_NODES};
 use crate::corpus::Corpus;
 use crate::effect::HttpMethod;
@@ -8,9 +10,8 @@ use crate::limits::Limits;
 
 pub const FORMAT_VERSION: i64 = 1;
 pub const MAX_TOOLS: usize = 128;
-/// Reply bytes outside the tools array: envelope, resultType, ttlMs, cacheScope, serverInfo
-/// (2 × 128 characters, escaped). Same value as the compiler's LIST_RESERVE.
-pub const LIST_RESERVE: usize = 2048;
+/// Characters in a tool, router or backend name.
+pub const MAX_NAME: usize = 128;
 const MAX_URL_BYTES: usize = 2048;
 const MAX_BYTES_CEILING: usize = 1 << 20;
 const MAX_TOP_K: usize = 64;
@@ -60,10 +61,10 @@ pub struct Manifest {
     pub corpora: Vec<Corpus>,
 }
 
-/// 1–128 characters of `A-Za-z0-9_.-`.
+/// 1–128 characters of `A-Za-z0-9_.-` (the TypeScript side imports one copy: `src/router/rules.ts`).
 pub fn valid_name(s: &str) -> bool {
     !s.is_empty()
-        && s.len() <= 128
+        && s.len() <= MAX_NAME
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-')
 }
@@ -115,7 +116,8 @@ fn program(v: Option<Value<'_>>) -> Result<Option<Program>, &'static str> {
     }
 }
 
-/// https, or http to a loopback host; visible ASCII only.
+/// https, or http to a loopback host; visible ASCII only, no credentials, query or fragment (the
+/// TypeScript side imports one copy: `src/router/rules.ts`).
 fn valid_url(u: &str) -> bool {
     let rest = if let Some(r) = u.strip_prefix("https://") {
         r
@@ -412,15 +414,6 @@ pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, &'static str> {
         _ => return Err("tools: manifest needs the prebuilt list text"),
     };
     check_list(&list, &ops)?;
-    // The largest echoed id is bounded by the request itself.
-    if list
-        .len()
-        .saturating_add(LIST_RESERVE)
-        .saturating_add(limits.request_bytes)
-        > limits.response_bytes
-    {
-        return Err("tools: tools/list does not fit the response budget");
-    }
     Ok(Manifest {
         deadline_ms: deadline_ms as f64,
         list_json: list.into_bytes(),
@@ -600,26 +593,77 @@ mod tests {
     }
 
     #[test]
-    fn the_list_must_fit_the_response_budget() {
-        let text = format!(
-            r#"{{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":{},"tools":[{{"name":"a","input":null,"output":null,"handler":{}}}],"corpora":{{}}}}"#,
-            list_of(&["a"]),
-            JS
-        );
-        let doc = json::parse(text.as_bytes(), 32).unwrap();
-        let tight = Limits {
-            request_bytes: 1000,
-            response_bytes: 1000 + LIST_RESERVE + 14,
-            ..Limits::DEFAULT
+    fn names_are_1_to_128_characters_of_the_name_alphabet() {
+        let tool = |n: &str| {
+            format!(
+                r#"[{{"name":"{}","input":null,"output":null,"handler":{}}}]"#,
+                n, JS
+            )
         };
-        assert!(parse(doc.root(), &tight).is_ok());
-        let tighter = Limits {
-            response_bytes: tight.response_bytes - 1,
-            ..tight
+        let longest = "A-z_0.9".to_string() + &"x".repeat(121);
+        assert_eq!(longest.len(), 128);
+        assert_eq!(err(&tool(&longest), &list_of(&[&longest])), "ok");
+        let over = longest.clone() + "x";
+        for bad in [
+            over.as_str(),
+            "",
+            "a b",
+            "slash/name",
+            "\\u00fcnicode",
+            "semi;colon",
+        ] {
+            assert_eq!(
+                err(&tool(bad), &list_of(&[bad])),
+                "tools: tool names must be 1-128 characters of A-Za-z0-9_.-",
+                "{}",
+                bad
+            );
+        }
+        assert!(valid_name(&longest) && !valid_name(&over) && !valid_name("\u{e9}"));
+    }
+
+    #[test]
+    fn corpus_and_backend_max_bytes_are_1_to_1048576() {
+        let corpus =
+            r#"{"version":"1","entries":[],"lengths":"","terms":"","idf":"","postings":""}"#;
+        let tool = |handler: &str| {
+            format!(
+                r#"{{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":{},"tools":[{{"name":"a","input":null,"output":null,"handler":{}}}],"corpora":{{"docs":{}}}}}"#,
+                list_of(&["a"]),
+                handler,
+                corpus
+            )
         };
-        assert_eq!(
-            parse(doc.root(), &tighter).err(),
-            Some("tools: tools/list does not fit the response budget")
-        );
+        let run = |handler: &str| {
+            let text = tool(handler);
+            let doc = json::parse(text.as_bytes(), 32).unwrap();
+            parse(doc.root(), &Limits::DEFAULT).err()
+        };
+        let corpus_handler = |n: i64| {
+            format!(
+                r#"{{"kind":"corpus","corpus":"docs","action":"list","topK":5,"maxBytes":{}}}"#,
+                n
+            )
+        };
+        let backend_handler = |n: i64| {
+            format!(
+                r#"{{"kind":"backend","backend":"api","method":"POST","url":"https://api.example/x","maxBytes":{},"timeoutMs":100}}"#,
+                n
+            )
+        };
+        for n in [1, 255, 256, 1 << 20] {
+            assert_eq!(run(&corpus_handler(n)), None, "{}", n);
+            assert_eq!(run(&backend_handler(n)), None, "{}", n);
+        }
+        for n in [0, (1 << 20) + 1] {
+            assert_eq!(
+                run(&corpus_handler(n)),
+                Some("tools: corpus maxBytes must be 1 to 1048576")
+            );
+            assert_eq!(
+                run(&backend_handler(n)),
+                Some("tools: backend maxBytes must be 1 to 1048576")
+            );
+        }
     }
 }

@@ -1,0 +1,98 @@
+/**
+ * The declaration rules TypeScript checks early, each written once and imported by the router, the
+ * handler builders, the handler context and the compiler. The core checks the compiled manifest
+ * against the same rules on its own (native/core/src/manifest.rs) and is the authority; these only
+ * make a bad declaration fail where it is written.
+ */
+import { DEFAULT_LIMITS } from '../limits';
+import type { Budgets } from './definition';
+
+/** Router, operation (tool), backend, corpus, collection and secret names (manifest.rs `valid_name`). */
+export const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export function isName(v: unknown): v is string {
+  return typeof v === 'string' && NAME.test(v);
+}
+
+/** Operations (tools) of one router (manifest.rs `MAX_TOOLS`). */
+export const MAX_OPERATIONS = 128;
+
+/** Request budgets of JavaScript handlers. Router values may only lower these. */
+export const DEFAULT_BUDGETS: Budgets = Object.freeze({
+  deadlineMs: 5000,
+  fetches: 8,
+  fetchBytes: 1048576,
+  calls: 16,
+});
+
+/** An integer range, inclusive. */
+export interface Range {
+  readonly min: number;
+  readonly max: number;
+}
+
+export function inRange(v: unknown, r: Range): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= r.min && v <= r.max;
+}
+
+/**
+ * `maxBytes` of a corpus or backend handler (manifest.rs: 1 to 1048576). A handler's result can
+ * never exceed the default tool-result budget, which is the default response budget.
+ */
+export const HANDLER_BYTES: Range = Object.freeze({ min: 1, max: DEFAULT_LIMITS.responseBytes });
+/** `topK` of a corpus handler (manifest.rs `MAX_TOP_K`). */
+export const TOP_K: Range = Object.freeze({ min: 1, max: 64 });
+export const DEFAULT_TOP_K = 10;
+export const DEFAULT_CORPUS_MAX_BYTES = 16384;
+/** A backend handler's `timeoutMs`; the router's own deadline may lower the ceiling. */
+export const BACKEND_TIMEOUT_MS: Range = Object.freeze({ min: 1, max: DEFAULT_BUDGETS.deadlineMs });
+
+/** Methods of a backend call (manifest.rs). */
+export const BACKEND_METHODS = Object.freeze(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const);
+
+export const MAX_URL_BYTES = 2048;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * A backend URL as the core admits it (manifest.rs `valid_url`): `https://`, or `http://` to a
+ * loopback host; at most 2048 visible ASCII characters; no `@`, `?` or `#`.
+ */
+export function isBackendUrl(u: string): boolean {
+  let rest: string;
+  if (u.startsWith('https://')) rest = u.slice(8);
+  else if (u.startsWith('http://')) {
+    rest = u.slice(7);
+    const end = rest.indexOf('/');
+    let host = end < 0 ? rest : rest.slice(0, end);
+    const colon = host.lastIndexOf(':');
+    if (colon >= 0 && /^[0-9]*$/.test(host.slice(colon + 1)) && !host.endsWith(']')) host = host.slice(0, colon);
+    if (!LOOPBACK.has(host)) return false;
+  } else return false;
+  return rest.length > 0 && u.length <= MAX_URL_BYTES && /^[\x21-\x7e]*$/.test(u) && !/[@?#]/.test(u);
+}
+
+/** A declared backend base URL in its normalized (WHATWG) form, or `undefined` when the rule fails. */
+export function backendBase(raw: unknown): string | undefined {
+  if (typeof raw !== 'string' || raw.length > MAX_URL_BYTES) return undefined;
+  let href: string;
+  try {
+    href = new URL(raw).href;
+  } catch {
+    return undefined;
+  }
+  return isBackendUrl(href) ? href : undefined;
+}
+
+/**
+ * A backend handler's path: absolute, unreserved characters only, no authority (`//`), no
+ * percent-escapes, no dot segments, at most 1024 characters.
+ */
+export function isBackendPath(p: unknown): p is string {
+  return typeof p === 'string' && /^\/(?!\/)[A-Za-z0-9\-._~/]{0,1023}$/.test(p) && !p.split('/').some((s) => s === '.' || s === '..');
+}
+
+/** The URL a backend handler calls: the base without trailing slashes, then the path. */
+export function backendCallUrl(base: string, path: string): string {
+  const url = new URL(base);
+  return url.origin + url.pathname.replace(/\/+$/, '') + path;
+}
