@@ -100,7 +100,7 @@ impl Config {
         };
         let tools = match present(root.get("tools")) {
             None => None,
-            Some(manifest) => Some(Tools::from_manifest(manifest, &limits).map_err(String::from)?),
+            Some(manifest) => Some(Tools::from_manifest(manifest, &limits)?),
         };
         if jsonrpc && (tools.is_none() || legacy) {
             return Err("profile: \"jsonrpc\" needs tools and no legacyProtocol".to_string());

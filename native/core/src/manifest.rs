@@ -315,7 +315,58 @@ fn check_list(text: &str, ops: &[Op]) -> Result<(), &'static str> {
     Ok(())
 }
 
-pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, &'static str> {
+/// One tool of the manifest; errors carry the tool's name once it is known to be valid.
+fn tool(
+    t: Value<'_>,
+    earlier: &[Op],
+    deadline_ms: i64,
+    corpus_names: &[String],
+    limits: &Limits,
+) -> Result<Op, (Option<String>, &'static str)> {
+    let o = t
+        .as_object()
+        .ok_or((None, "tools: tool must be an object"))?;
+    let name = get_str(&o, "name", "tools: tool needs a name").map_err(|e| (None, e))?;
+    if !valid_name(&name) {
+        return Err((
+            None,
+            "tools: tool names must be 1-128 characters of A-Za-z0-9_.-",
+        ));
+    }
+    let named = |e: &'static str| (Some(name.clone()), e);
+    known_keys(
+        &o,
+        &["name", "input", "output", "handler"],
+        "tools: tool has unknown members",
+    )
+    .map_err(named)?;
+    if earlier.iter().any(|op| op.name == name) {
+        return Err(named("tools: duplicate tool name"));
+    }
+    let input = program(o.get("input")).map_err(named)?;
+    let output = program(o.get("output")).map_err(named)?;
+    if matches!(&input, Some(p) if !p.root_is_object()) {
+        return Err(named("tools: input codec must be an object"));
+    }
+    let nodes = input
+        .as_ref()
+        .map_or(1, |p| p.projection_nodes())
+        .saturating_add(output.as_ref().map_or(0, |p| p.projection_nodes()));
+    if nodes > MAX_NODES {
+        return Err(named("tools: schema projection exceeds 4096 nodes"));
+    }
+    let mut op = Op {
+        name: name.clone(),
+        input,
+        output,
+        handler: Handler::JavaScript,
+    };
+    op.handler =
+        handler(o.get("handler"), &op, deadline_ms, corpus_names, limits).map_err(named)?;
+    Ok(op)
+}
+
+pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, String> {
     let root = v.as_object().ok_or("tools: manifest must be an object")?;
     known_keys(
         &root,
@@ -342,7 +393,7 @@ pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, &'static str> {
         "routerId",
         "tools: manifest needs a routerId",
     )?) {
-        return Err("tools: routerId is invalid");
+        return Err("tools: routerId is invalid".into());
     }
     get_str(&root, "catalogHash", "tools: manifest needs a catalogHash")?;
     let deadline_ms = get_int(
@@ -362,7 +413,7 @@ pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, &'static str> {
                 corpora.push(Corpus::from_value(v)?);
             }
         }
-        _ => return Err("tools: manifest needs corpora"),
+        _ => return Err("tools: manifest needs corpora".into()),
     }
 
     let tv = root
@@ -370,48 +421,24 @@ pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, &'static str> {
         .and_then(|v| v.as_array())
         .ok_or("tools: manifest needs tools")?;
     if tv.len() > MAX_TOOLS {
-        return Err("tools: at most 128 tools");
+        return Err("tools: at most 128 tools".into());
     }
     let mut ops: Vec<Op> = Vec::with_capacity(tv.len());
-    for t in tv.iter() {
-        let o = t.as_object().ok_or("tools: tool must be an object")?;
-        known_keys(
-            &o,
-            &["name", "input", "output", "handler"],
-            "tools: tool has unknown members",
-        )?;
-        let name = get_str(&o, "name", "tools: tool needs a name")?;
-        if !valid_name(&name) {
-            return Err("tools: tool names must be 1-128 characters of A-Za-z0-9_.-");
-        }
-        if ops.iter().any(|op| op.name == name) {
-            return Err("tools: duplicate tool name");
-        }
-        let input = program(o.get("input"))?;
-        let output = program(o.get("output"))?;
-        if matches!(&input, Some(p) if !p.root_is_object()) {
-            return Err("tools: input codec must be an object");
-        }
-        let nodes = input
-            .as_ref()
-            .map_or(1, |p| p.projection_nodes())
-            .saturating_add(output.as_ref().map_or(0, |p| p.projection_nodes()));
-        if nodes > MAX_NODES {
-            return Err("tools: schema projection exceeds 4096 nodes");
-        }
-        let mut op = Op {
-            name,
-            input,
-            output,
-            handler: Handler::JavaScript,
-        };
-        op.handler = handler(o.get("handler"), &op, deadline_ms, &corpus_names, limits)?;
+    for (i, t) in tv.iter().enumerate() {
+        let op = tool(t, &ops, deadline_ms, &corpus_names, limits).map_err(|(name, e)| {
+            // A valid name is plain ASCII of the name alphabet, safe to show beside the index.
+            let detail = e.strip_prefix("tools: ").unwrap_or(e);
+            match name {
+                Some(n) => format!("tools[{}] ({}): {}", i, n, detail),
+                None => format!("tools[{}]: {}", i, detail),
+            }
+        })?;
         ops.push(op);
     }
 
     let list = match root.get("list") {
         Some(Value::String(s)) => s.as_str().into_owned(),
-        _ => return Err("tools: manifest needs the prebuilt list text"),
+        _ => return Err("tools: manifest needs the prebuilt list text".into()),
     };
     check_list(&list, &ops)?;
     Ok(Manifest {
@@ -426,16 +453,46 @@ pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, &'static str> {
 mod tests {
     use super::*;
 
-    fn err(tools: &str, list: &str) -> &'static str {
+    fn full_err(tools: &str, list: &str) -> String {
         let text = format!(
             r#"{{"formatVersion":1,"routerId":"r","catalogHash":"sha256:x","deadlineMs":5000,"list":{},"tools":{},"corpora":{{}}}}"#,
             list, tools
         );
         let doc = json::parse(text.as_bytes(), 32).unwrap();
         match parse(doc.root(), &Limits::DEFAULT) {
-            Ok(_) => "ok",
+            Ok(_) => "ok".to_string(),
             Err(e) => e,
         }
+    }
+
+    /// The rule broken, without the `tools[i] (name)` location (asserted on its own below).
+    fn err(tools: &str, list: &str) -> String {
+        let e = full_err(tools, list);
+        match (e.strip_prefix("tools["), e.find(": ")) {
+            (Some(_), Some(at)) => format!("tools: {}", &e[at + 2..]),
+            _ => e,
+        }
+    }
+
+    #[test]
+    fn tool_errors_name_the_index_and_a_valid_name() {
+        let program = r#"[["string",0,null]]"#;
+        let bad_input = format!(
+            r#"[{{"name":"ok_tool","input":null,"output":null,"handler":{{"kind":"static"}}}},{{"name":"scalar_in","input":{},"output":null,"handler":{{"kind":"static"}}}}]"#,
+            program
+        );
+        assert_eq!(
+            full_err(&bad_input, &list_of(&["ok_tool", "scalar_in"])),
+            "tools[1] (scalar_in): input codec must be an object"
+        );
+        assert_eq!(
+            full_err(
+                r#"[{"name":"bad name","input":null,"output":null,"handler":{"kind":"static"}}]"#,
+                "\"[]\""
+            ),
+            "tools[0]: tool names must be 1-128 characters of A-Za-z0-9_.-",
+            "an invalid name is never shown"
+        );
     }
 
     fn list_of(names: &[&str]) -> String {
@@ -658,11 +715,11 @@ mod tests {
         for n in [0, (1 << 20) + 1] {
             assert_eq!(
                 run(&corpus_handler(n)),
-                Some("tools: corpus maxBytes must be 1 to 1048576")
+                Some("tools[0] (a): corpus maxBytes must be 1 to 1048576".to_string())
             );
             assert_eq!(
                 run(&backend_handler(n)),
-                Some("tools: backend maxBytes must be 1 to 1048576")
+                Some("tools[0] (a): backend maxBytes must be 1 to 1048576".to_string())
             );
         }
     }

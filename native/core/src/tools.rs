@@ -109,7 +109,7 @@ fn wait_ms(bounds: &[f64]) -> Option<u64> {
 }
 
 impl Tools {
-    pub fn from_manifest(manifest: Value<'_>, limits: &Limits) -> Result<Tools, &'static str> {
+    pub fn from_manifest(manifest: Value<'_>, limits: &Limits) -> Result<Tools, String> {
         let m = manifest::parse(manifest, limits)?;
         let mut by_name: Vec<usize> = (0..m.ops.len()).collect();
         by_name.sort_by(|&a, &b| m.ops[a].name.cmp(&m.ops[b].name));
