@@ -39,7 +39,11 @@ export async function bundleForNode(entry, outfile, extra = {}) {
     format: 'esm',
     target: 'node20',
     logLevel: 'error',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    // CommonJS sources in the bundle expect `require` and `__filename` (the core loader resolves the
+    // package's pulse_core.wasm from it).
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; import { fileURLToPath as __fp } from 'node:url'; const require = __cr(import.meta.url); const __filename = __fp(import.meta.url);",
+    },
     ...extra,
   });
   return pathToFileURL(outfile).href;

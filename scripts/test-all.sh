@@ -47,7 +47,7 @@ vitest_suite() { # suite report node-command...
   local suite=$1 report=$2
   shift 2
   rm -f "$report"
-  "$@" run --exclude test/artifacts.test.ts --reporter=default --reporter=json --outputFile.json="$report" \
+  "$@" run --exclude test/core/artifacts.test.ts --reporter=default --reporter=json --outputFile.json="$report" \
     >"$OUT/$suite.log" 2>&1
   local rc=$?
   read -r p f < <(vitest_counts "$report")
@@ -95,10 +95,10 @@ if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; tail -n 30 "$OUT/cargo-test.log"
 if [ "$f" -ne 0 ]; then grep -E '^test .* FAILED$|panicked at' "$OUT/cargo-test.log" | head -n 40 | sed 's/^/   | /'; fi
 count 'cargo test' "$p" "$f"
 
-# 4. Committed artifacts equal a fresh deterministic build (test/artifacts.test.ts runs
+# 4. Committed artifacts equal a fresh deterministic build (test/core/artifacts.test.ts runs
 #    `node scripts/build-core.mjs --check`); run once here, excluded from the runs below.
 rm -f "$OUT/artifacts.json"
-npx vitest run test/artifacts.test.ts --reporter=default --reporter=json --outputFile.json="$OUT/artifacts.json" >"$OUT/artifacts.log" 2>&1
+npx vitest run test/core/artifacts.test.ts --reporter=default --reporter=json --outputFile.json="$OUT/artifacts.json" >"$OUT/artifacts.log" 2>&1
 rc=$?
 read -r p f < <(vitest_counts "$OUT/artifacts.json")
 if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi

@@ -12,6 +12,7 @@ import { loadHostConfig } from '../../tools/compute-host/config.mjs';
 import { parseToml } from '../../tools/compute-host/toml.mjs';
 import { envelope, modernHeaders } from '../support/fixtures';
 import { configFor } from '../../scripts/edge-lib.mjs';
+import { Engine } from '../../src/core/engine';
 
 const ROOT = resolve(__dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'pulse-host-test-'));
@@ -187,9 +188,12 @@ describe('Native eligibility', () => {
   }, 60_000);
 
   it('compiles the deployed router into the embedded configuration', async () => {
-    const cfg = JSON.parse(await configFor(join(ROOT, 'edge', 'router.ts'), { native: true }));
-    expect(cfg.path).toBe('/mcp');
+    const json = await configFor(join(ROOT, 'edge', 'router.ts'), { native: true });
+    const cfg = JSON.parse(json);
+    // Options left out stay out: the core applies its own defaults (path /mcp among them).
+    expect(cfg.path).toBeUndefined();
     expect(cfg.serverInfo.name).toBe('pulse-context');
-    expect(cfg.tools).not.toBeNull();
+    expect(cfg.tools.routerId).toBe('context');
+    expect(() => Engine.create(json)).not.toThrow();
   }, 60_000);
 });
