@@ -39,12 +39,12 @@ export interface McpToolSource {
   readonly runHandler?: McpHandlerRunner['run'];
 }
 
-/** Alias kept for the public surface named in the seed. */
+/** The same type under the name the public API documents for `tools`. */
 export type McpToolsOptions = McpToolSource;
 
 /**
  * Reserved for the OAuth 2.1 resource-server profile (RFC 8414 metadata, RFC 7662 introspection),
- * which arrives with the authorization issue. Not accepted by this release: passing
+ * which is not built yet. Not accepted by this release: passing
  * `authorization` fails configuration rather than serving unauthenticated.
  */
 export interface McpAuthorizationOptions {

@@ -21,7 +21,7 @@ export type CodecDescriptor =
   | { readonly kind: 'nullable'; readonly inner: CodecDescriptor }
   /** Nested JSON, bounded by bytes and depth. */
   | { readonly kind: 'json'; readonly maxBytes: number; readonly maxDepth: number }
-  /** A flat record of scalar values. The JSON Schema projection refuses it (see the seed). */
+  /** A flat record of scalar values. The JSON Schema projection refuses it: JSON Schema cannot bound its keys and bytes the way the codec does. */
   | { readonly kind: 'scalarRecord'; readonly maxKeys: number; readonly maxBytes: number };
 
 export interface FieldDescriptor {

@@ -1,4 +1,4 @@
-//! Head-level admission, in the seed's order: path, method, Origin, Accept, Content-Type,
+//! Head-level admission, in the product's order of checks: path, method, Origin, Accept, Content-Type,
 //! Content-Encoding, then a Content-Length already over the body limit. Every refusal here is decided
 //! before a body byte is read.
 use crate::config::Config;

@@ -5,7 +5,7 @@
 //! absent); a request without `id` is a notification: executed, never answered. Codes:
 //! -32601 unknown method, -32602 invalid params (data `{"path","reason"}`), and one code,
 //! [`EXECUTION_FAILED`] (-32000, JSON-RPC 2.0's implementation-defined server-error range), for
-//! both handler and output-validation failures, the combined category of the seed. Backend
+//! both handler and output-validation failures: a caller cannot tell them apart, by design. Backend
 //! transport and deadline failures keep the tools' status with -32603.
 use crate::effect::{Answer, Effect};
 use crate::json::{write, Object, Value};
