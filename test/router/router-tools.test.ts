@@ -165,7 +165,7 @@ describe('tools outcome table (static binding)', () => {
     expect(tools[0].outputSchema.additionalProperties).toBe(false);
     expect(tools[0].inputSchema.additionalProperties).not.toBe(false);
     expect(tools[1].inputSchema).toEqual({ type: 'object', additionalProperties: false, ...(tools[1].inputSchema.$schema ? { $schema: tools[1].inputSchema.$schema } : {}) });
-    expect(r.body.result.ttlMs).toBe(0);
+    expect(r.body.result.ttlMs).toBe(300_000);
     expect(r.body.result.cacheScope).toBe('private');
   });
 

@@ -46,7 +46,7 @@ export function envelope(method: string, id: Id | undefined, params: unknown = {
   return JSON.stringify(o);
 }
 
-/** The exact discover result the default profile must return (issue #2 §3, seed). */
+/** The exact discover result the default profile must return. */
 export const DISCOVER_RESULT = {
   resultType: 'complete',
   supportedVersions: [PROTOCOL],

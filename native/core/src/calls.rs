@@ -49,12 +49,18 @@ pub fn frame(r: &ToolResult, id: &[u8], legacy: bool, frags: &Fragments, limits:
     result_prefix(out, id);
     let result_start = out.len();
     out.extend_from_slice(if legacy {
-        b"{\"content\":[{\"type\":\"text\",\"text\":" as &[u8]
+        b"{\"content\":" as &[u8]
     } else {
-        b"{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":"
+        b"{\"resultType\":\"complete\",\"content\":"
     });
-    write::string(out, &r.text);
-    out.extend_from_slice(b"}]");
+    match &r.content {
+        Some(blocks) => out.extend_from_slice(blocks),
+        None => {
+            out.extend_from_slice(b"[{\"type\":\"text\",\"text\":");
+            write::string(out, &r.text);
+            out.extend_from_slice(b"}]");
+        }
+    }
     if let Some(s) = &r.structured {
         if !legacy || s.first() == Some(&b'{') {
             out.extend_from_slice(b",\"structuredContent\":");
@@ -100,6 +106,7 @@ mod tests {
 
     fn result(text: &str, structured: Option<&str>, is_error: bool) -> ToolResult {
         ToolResult {
+            content: None,
             is_error,
             text: text.to_string(),
             structured: structured.map(|s| s.as_bytes().to_vec()),

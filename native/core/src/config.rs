@@ -3,6 +3,8 @@
 //! the offending entry (`allowedOrigins[2]`, `limits.requestBytes`), never the value.
 use crate::json::{self, write, JsonError, Object, Str, Value};
 use crate::limits::Limits;
+use crate::prompts::Prompts;
+use crate::resources::Resources;
 use crate::tools::Tools;
 
 /// The only legacy revision the compatibility profile speaks.
@@ -18,7 +20,7 @@ pub const RESPONSE_HEADROOM: usize = 512;
 /// An unknown key is quoted in a message only when it is this short and printable ASCII.
 const MAX_NAMED_KEY: usize = 64;
 
-const OPTION_KEYS: [&str; 7] = [
+const OPTION_KEYS: [&str; 12] = [
     "path",
     "allowedOrigins",
     "serverInfo",
@@ -26,7 +28,16 @@ const OPTION_KEYS: [&str; 7] = [
     "legacyProtocol",
     "tools",
     "profile",
+    "resources",
+    "resourceTemplates",
+    "prompts",
+    "listCacheTtlMs",
+    "listCacheScope",
 ];
+/// Default freshness of list results and resource reads: five minutes.
+pub const DEFAULT_LIST_CACHE_TTL_MS: u64 = 300_000;
+/// The longest freshness a server may promise: one day.
+pub const MAX_LIST_CACHE_TTL_MS: u64 = 86_400_000;
 const LIMIT_KEYS: [&str; 5] = [
     "requestBytes",
     "responseBytes",
@@ -46,6 +57,17 @@ pub struct Config {
     /// `profile: "jsonrpc"`.
     pub jsonrpc: bool,
     pub tools: Option<Tools>,
+    pub resources: Option<Resources>,
+    pub prompts: Option<Prompts>,
+    pub list_cache: ListCache,
+}
+
+/// The caching hints of list results and resource reads (`ttlMs`, `cacheScope`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListCache {
+    pub ttl_ms: u64,
+    /// `"public"`: shared caches may reuse results across users; else `"private"`.
+    pub public: bool,
 }
 
 /// A message naming the option (and the entry, e.g. `allowedOrigins[2]`); never the value.
@@ -105,6 +127,18 @@ impl Config {
         if jsonrpc && (tools.is_none() || legacy) {
             return Err("profile: \"jsonrpc\" needs tools and no legacyProtocol".to_string());
         }
+        let resources = Resources::parse(
+            present(root.get("resources")),
+            present(root.get("resourceTemplates")),
+        )?;
+        let prompts = Prompts::parse(present(root.get("prompts")))?;
+        if jsonrpc && (resources.is_some() || prompts.is_some()) {
+            return Err("profile: \"jsonrpc\" serves tools only; drop resources, resourceTemplates and prompts".to_string());
+        }
+        let list_cache = parse_list_cache(
+            present(root.get("listCacheTtlMs")),
+            present(root.get("listCacheScope")),
+        )?;
         Ok(Config {
             path,
             allowed_origins,
@@ -114,6 +148,9 @@ impl Config {
             legacy,
             jsonrpc,
             tools,
+            resources,
+            prompts,
+            list_cache,
         })
     }
 }
@@ -128,7 +165,7 @@ fn present(v: Option<Value<'_>>) -> Option<Value<'_>> {
 
 /// Refuses a key outside `known`, quoting it only when it is short printable ASCII (a key is the
 /// user's spelling of an option, not a value; anything longer or stranger stays unnamed).
-fn known_key(option: &str, key: Str<'_>, known: &[&str]) -> Result<(), ConfigError> {
+pub(crate) fn known_key(option: &str, key: Str<'_>, known: &[&str]) -> Result<(), ConfigError> {
     if known.iter().any(|k| key.eq_str(k)) {
         return Ok(());
     }
@@ -147,6 +184,31 @@ fn known_key(option: &str, key: Str<'_>, known: &[&str]) -> Result<(), ConfigErr
             option
         ))
     }
+}
+
+fn parse_list_cache(
+    ttl: Option<Value<'_>>,
+    scope: Option<Value<'_>>,
+) -> Result<ListCache, ConfigError> {
+    let ttl_ms = match ttl {
+        None => DEFAULT_LIST_CACHE_TTL_MS,
+        Some(Value::Number(n)) => match n.as_safe_integer() {
+            Some(i) if i >= 0 && i as u64 <= MAX_LIST_CACHE_TTL_MS => i as u64,
+            _ => {
+                return Err("listCacheTtlMs: must be an integer between 0 and 86400000".to_string())
+            }
+        },
+        Some(_) => {
+            return Err("listCacheTtlMs: must be an integer between 0 and 86400000".to_string())
+        }
+    };
+    let public = match scope {
+        None => false,
+        Some(Value::String(s)) if s.eq_str("private") => false,
+        Some(Value::String(s)) if s.eq_str("public") => true,
+        Some(_) => return Err("listCacheScope: must be \"private\" or \"public\"".to_string()),
+    };
+    Ok(ListCache { ttl_ms, public })
 }
 
 fn valid_path(p: &str) -> bool {

@@ -1,6 +1,7 @@
 //! Static result objects, built once per engine: `server/discover`, the legacy `initialize`, both
-//! forms of `tools/list` and the serverInfo `_meta` every modern result carries. Per request only
-//! the envelope and id are written around them.
+//! forms of `tools/list`, the other list results, and the serverInfo `_meta` and caching hints
+//! modern results carry. Per request only the envelope and id are written around them. Each list,
+//! and each static resource read, is checked once here to fit the response budget.
 use crate::config::{Config, ConfigError};
 use crate::json::write;
 use crate::methods;
@@ -19,23 +20,71 @@ pub struct Fragments {
     pub tools_list: Vec<u8>,
     /// The legacy `tools/list` result object, `{"tools":[…]}` (empty without tools).
     pub legacy_tools_list: Vec<u8>,
+    /// `resources/list`, `resources/templates/list` and `prompts/list` result objects (empty when
+    /// not declared).
+    pub resources_list: Vec<u8>,
+    pub templates_list: Vec<u8>,
+    pub prompts_list: Vec<u8>,
+    /// `"ttlMs":…,"cacheScope":"…"` of list results and resource reads.
+    pub list_cache: Vec<u8>,
     /// `data` of `-32022`: `{"supported":[…],"requested":` (caller appends).
     pub unsupported_prefix: Vec<u8>,
 }
 
-/// The `tools/list` reply would exceed `limits.responseBytes` by `over` bytes.
+/// A prebuilt reply (`method`, declared under `option`) would exceed `limits.responseBytes` by
+/// `over` bytes.
 #[derive(Debug, PartialEq, Eq)]
 pub struct ListTooLarge {
+    pub option: &'static str,
+    pub method: &'static str,
     pub over: usize,
 }
 
 impl From<ListTooLarge> for ConfigError {
     fn from(e: ListTooLarge) -> ConfigError {
         format!(
-            "tools: the tools/list reply exceeds limits.responseBytes by {} bytes (it must fit beside an id as long as limits.requestBytes)",
-            e.over
+            "{}: the {} reply exceeds limits.responseBytes by {} bytes (it must fit beside an id as long as limits.requestBytes)",
+            e.option, e.method, e.over
         )
     }
+}
+
+/// The one check that a whole reply fits: the exact result bytes, the envelope, and the largest
+/// id, which is bounded by the request budget.
+fn fits(
+    config: &Config,
+    option: &'static str,
+    method: &'static str,
+    result: usize,
+) -> Result<(), ListTooLarge> {
+    let needed = RESULT_ENVELOPE_BYTES + config.limits.request_bytes + result;
+    if needed > config.limits.response_bytes {
+        return Err(ListTooLarge {
+            option,
+            method,
+            over: needed - config.limits.response_bytes,
+        });
+    }
+    Ok(())
+}
+
+/// A complete list result: `{"resultType":"complete","<member>":<array>,<cache>,<_meta>}`.
+fn list_result(member: &str, array: &[u8], cache: &[u8], server_meta: &[u8]) -> Vec<u8> {
+    let mut out = b"{\"resultType\":\"complete\",\"".to_vec();
+    out.extend_from_slice(member.as_bytes());
+    out.extend_from_slice(b"\":");
+    out.extend_from_slice(array);
+    out.push(b',');
+    out.extend_from_slice(cache);
+    out.push(b',');
+    out.extend_from_slice(server_meta);
+    out.push(b'}');
+    out
+}
+
+/// The `resources/read` result around a `contents` array.
+pub fn read_result(contents: &[u8], frags: &Fragments) -> Vec<u8> {
+    list_result("contents", contents, &frags.list_cache, &frags.server_meta)
 }
 
 impl Fragments {
@@ -62,25 +111,49 @@ impl Fragments {
         initialize.extend_from_slice(&server_info);
         initialize.push(b'}');
 
+        let mut list_cache = b"\"ttlMs\":".to_vec();
+        write::integer(&mut list_cache, config.list_cache.ttl_ms as i64);
+        list_cache.extend_from_slice(if config.list_cache.public {
+            b",\"cacheScope\":\"public\"" as &[u8]
+        } else {
+            b",\"cacheScope\":\"private\""
+        });
+
         let mut tools_list = Vec::new();
         let mut legacy_tools_list = Vec::new();
         if let Some(tools) = &config.tools {
-            tools_list.extend_from_slice(b"{\"resultType\":\"complete\",\"tools\":");
-            tools_list.extend_from_slice(tools.list_json());
-            tools_list.extend_from_slice(b",\"ttlMs\":0,\"cacheScope\":\"private\",");
-            tools_list.extend_from_slice(&server_meta);
-            tools_list.push(b'}');
-            // The one check that the whole tools/list reply fits: the exact result bytes, the
-            // envelope, and the largest id, which is bounded by the request budget.
-            let needed = RESULT_ENVELOPE_BYTES + config.limits.request_bytes + tools_list.len();
-            if needed > config.limits.response_bytes {
-                return Err(ListTooLarge {
-                    over: needed - config.limits.response_bytes,
-                });
-            }
+            tools_list = list_result("tools", tools.list_json(), &list_cache, &server_meta);
+            fits(config, "tools", "tools/list", tools_list.len())?;
             legacy_tools_list.extend_from_slice(b"{\"tools\":");
             legacy_tools_list.extend_from_slice(tools.list_json());
             legacy_tools_list.push(b'}');
+        }
+        let mut resources_list = Vec::new();
+        let mut templates_list = Vec::new();
+        if let Some(r) = &config.resources {
+            resources_list = list_result("resources", r.list_json(), &list_cache, &server_meta);
+            fits(config, "resources", "resources/list", resources_list.len())?;
+            templates_list = list_result(
+                "resourceTemplates",
+                r.templates_json(),
+                &list_cache,
+                &server_meta,
+            );
+            fits(
+                config,
+                "resourceTemplates",
+                "resources/templates/list",
+                templates_list.len(),
+            )?;
+            for contents in r.static_contents() {
+                let read = list_result("contents", contents, &list_cache, &server_meta);
+                fits(config, "resources", "resources/read", read.len())?;
+            }
+        }
+        let mut prompts_list = Vec::new();
+        if let Some(p) = &config.prompts {
+            prompts_list = list_result("prompts", p.list_json(), &list_cache, &server_meta);
+            fits(config, "prompts", "prompts/list", prompts_list.len())?;
         }
 
         let mut unsupported_prefix = b"{\"supported\":[\"2026-07-28\"".to_vec();
@@ -95,6 +168,10 @@ impl Fragments {
             initialize,
             tools_list,
             legacy_tools_list,
+            resources_list,
+            templates_list,
+            prompts_list,
+            list_cache,
             unsupported_prefix,
         })
     }
@@ -196,7 +273,11 @@ mod tests {
             let message = format!("tools: the tools/list reply exceeds limits.responseBytes by {} bytes (it must fit beside an id as long as limits.requestBytes)", over);
             assert_eq!(
                 Fragments::build(&parse(text.clone())).err(),
-                Some(ListTooLarge { over })
+                Some(ListTooLarge {
+                    option: "tools",
+                    method: "tools/list",
+                    over
+                })
             );
             // Hosts see the same message from the engine they construct.
             assert_eq!(crate::Engine::new(text.as_bytes()).err(), Some(message));

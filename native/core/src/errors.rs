@@ -58,6 +58,14 @@ pub const NAME_DISAGREES: &str = "Header mismatch: Mcp-Name disagrees with the b
 
 pub const META_MISSING: &str = "Invalid params: request metadata is missing or malformed";
 pub const LIST_PARAMS: &str = "Invalid params: only _meta is accepted";
+pub const URI_NOT_STRING: &str = "Invalid params: uri must be a string";
+pub const RESOURCE_NOT_FOUND: &str = "Resource not found";
+pub const UNKNOWN_PROMPT: &str = "Invalid params: unknown prompt";
+pub const PROMPT_ARGUMENTS: &str = "Invalid params: prompt arguments must be an object of strings";
+pub const PROMPT_ARGUMENT_MISSING: &str = "Invalid params: a required prompt argument is missing";
+pub const COMPLETION_PARAMS: &str =
+    "Invalid params: ref and argument (name and value strings) are required";
+pub const COMPLETION_REF: &str = "Invalid params: unknown completion reference";
 pub const ARGUMENTS_NOT_OBJECT: &str = "Invalid params: arguments must be an object";
 pub const NAME_NOT_STRING: &str = "Invalid params: name must be a string";
 pub const INIT_PARAMS: &str = "Invalid params: protocolVersion must be a string";

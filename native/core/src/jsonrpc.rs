@@ -98,6 +98,7 @@ fn frame(flow: Flow, notification: bool) -> RpcStep {
         Flow::Done(Outcome::Output(out)) => {
             RpcStep::Result(out.unwrap_or_else(|| b"null".to_vec()))
         }
+        Flow::Done(Outcome::Content(blocks)) => RpcStep::Result(blocks),
         Flow::Done(Outcome::InvalidInput(e)) => {
             let mut data = b"{\"path\":".to_vec();
             write::string(&mut data, &e.path);

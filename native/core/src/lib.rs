@@ -11,15 +11,19 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod admission;
+pub mod base64;
 pub mod calls;
 pub mod codec;
+pub mod completion;
 pub mod config;
+pub mod content;
 pub mod corpus;
 pub mod deadline;
 pub mod discover;
 pub mod driver;
 pub mod effect;
 pub mod engine;
+pub mod entry;
 pub mod envelope;
 pub mod errors;
 pub mod head;
@@ -32,8 +36,10 @@ pub mod manifest;
 pub mod methods;
 pub mod modern;
 pub mod outbound;
+pub mod prompts;
 pub mod record;
 pub mod reply;
+pub mod resources;
 pub mod tools;
 
 #[cfg(any(all(target_arch = "wasm32", target_os = "unknown"), test))]

@@ -3,6 +3,7 @@
 //! authority, the compiler's checks only report a bad router earlier. Whether the `tools/list` reply
 //! fits the response budget is checked once, on the exact reply bytes (`discover.rs`).
 use crate::codec::{self, Program, MAX_NODES};
+use crate::content;
 use crate::corpus::Corpus;
 use crate::effect::HttpMethod;
 use crate::json::{self, Object, Value};
@@ -51,6 +52,9 @@ pub struct Op {
     pub name: String,
     pub input: Option<Program>,
     pub output: Option<Program>,
+    /// The handler's output is an array of MCP content blocks (text, image, audio, resource,
+    /// resource link), sent as the result's `content` with no `structuredContent`.
+    pub content: bool,
     pub handler: Handler,
 }
 
@@ -179,7 +183,13 @@ fn handler(
                 "tools: static handler has unknown members",
             )?;
             match (&op.output, o.get("result")) {
-                (None, None) => Ok(Handler::Static(None)),
+                (None, Some(Value::String(text))) if op.content => {
+                    let doc = json::parse(text.as_str().as_bytes(), STATIC_DEPTH).map_err(|_| "tools: static result is not JSON")?;
+                    let mut blocks = Vec::new();
+                    content::blocks(&mut blocks, doc.root(), content::MAX_BLOCKS).map_err(|_| "tools: static content is not an array of valid content blocks")?;
+                    Ok(Handler::Static(Some(blocks)))
+                }
+                (None, None) if !op.content => Ok(Handler::Static(None)),
                 (Some(p), Some(Value::String(text))) => {
                     let doc = json::parse(text.as_str().as_bytes(), STATIC_DEPTH).map_err(|_| "tools: static result is not JSON")?;
                     let encoded = codec::encode_output(p, doc.root()).map_err(|_| "tools: static result does not match the output codec")?;
@@ -336,7 +346,7 @@ fn tool(
     let named = |e: &'static str| (Some(name.clone()), e);
     known_keys(
         &o,
-        &["name", "input", "output", "handler"],
+        &["name", "input", "output", "content", "handler"],
         "tools: tool has unknown members",
     )
     .map_err(named)?;
@@ -355,14 +365,26 @@ fn tool(
     if nodes > MAX_NODES {
         return Err(named("tools: schema projection exceeds 4096 nodes"));
     }
+    let content = match o.get("content") {
+        None | Some(Value::Bool(false)) => false,
+        Some(Value::Bool(true)) => true,
+        Some(_) => return Err(named("tools: content must be a boolean")),
+    };
+    if content && output.is_some() {
+        return Err(named("tools: a content tool has no output codec"));
+    }
     let mut op = Op {
         name: name.clone(),
         input,
         output,
+        content,
         handler: Handler::JavaScript,
     };
     op.handler =
         handler(o.get("handler"), &op, deadline_ms, corpus_names, limits).map_err(named)?;
+    if op.content && matches!(op.handler, Handler::Corpus { .. }) {
+        return Err(named("tools: a corpus tool cannot be a content tool"));
+    }
     Ok(op)
 }
 

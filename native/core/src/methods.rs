@@ -5,10 +5,11 @@
 use std::borrow::Cow;
 
 use crate::calls;
+use crate::completion;
 use crate::config::Config;
-use crate::discover::Fragments;
-use crate::errors::RpcError;
-use crate::json::Object;
+use crate::discover::{read_result, Fragments};
+use crate::errors::{self, RpcError, INVALID_PARAMS};
+use crate::json::{write, Object, Value};
 use crate::tools::Step;
 
 /// A configured feature a method depends on; unconfigured, the method is not found (`-32601`).
@@ -19,6 +20,7 @@ pub enum Capability {
     Tools,
     Resources,
     Prompts,
+    Completions,
 }
 
 /// Whether, and how, the opt-in 2025-06-18 profile serves a method.
@@ -87,7 +89,7 @@ const fn row(
     }
 }
 
-pub static METHODS: [Method; 7] = [
+pub static METHODS: [Method; 12] = [
     row(
         "server/discover",
         None,
@@ -129,17 +131,59 @@ pub static METHODS: [Method; 7] = [
         Some(tools_call),
     ),
     row(
-        "prompts/get",
-        Some("name"),
-        Capability::Prompts,
+        "resources/list",
+        None,
+        Capability::Resources,
         true,
         Legacy::No,
+        Some(resources_list),
+    ),
+    row(
+        "resources/templates/list",
         None,
+        Capability::Resources,
+        true,
+        Legacy::No,
+        Some(templates_list),
     ),
     row(
         "resources/read",
         Some("uri"),
         Capability::Resources,
+        true,
+        Legacy::No,
+        Some(resources_read),
+    ),
+    row(
+        "prompts/list",
+        None,
+        Capability::Prompts,
+        true,
+        Legacy::No,
+        Some(prompts_list),
+    ),
+    row(
+        "prompts/get",
+        Some("name"),
+        Capability::Prompts,
+        true,
+        Legacy::No,
+        Some(prompts_get),
+    ),
+    row(
+        "completion/complete",
+        None,
+        Capability::Completions,
+        true,
+        Legacy::No,
+        Some(complete),
+    ),
+    // Known to the protocol, so its header rules apply, but never served: state lives with the
+    // client in this stateless design.
+    row(
+        "subscriptions/listen",
+        None,
+        Capability::Core,
         true,
         Legacy::No,
         None,
@@ -155,7 +199,12 @@ impl Capability {
         match self {
             Capability::Core => true,
             Capability::Tools => config.tools.is_some(),
-            Capability::Resources | Capability::Prompts => false,
+            Capability::Resources => config.resources.is_some(),
+            Capability::Prompts => config.prompts.is_some(),
+            Capability::Completions => {
+                matches!(&config.prompts, Some(p) if p.has_completions())
+                    || matches!(&config.resources, Some(r) if r.has_completions())
+            }
         }
     }
 
@@ -166,6 +215,7 @@ impl Capability {
             Capability::Tools => Some(b"\"tools\":{\"listChanged\":false}"),
             Capability::Resources => Some(b"\"resources\":{}"),
             Capability::Prompts => Some(b"\"prompts\":{}"),
+            Capability::Completions => Some(b"\"completions\":{}"),
         }
     }
 }
@@ -234,6 +284,99 @@ fn tools_call<'a>(d: &Dispatch<'a>) -> Served<'a> {
     }
 }
 
+/// A list result prebuilt at construction; the method is served only when it was declared.
+fn prebuilt<'a>(d: &Dispatch<'a>, result: &'a [u8]) -> Served<'a> {
+    match calls::list_params(d.params) {
+        Err(e) => Served::Error(e),
+        Ok(()) => Served::Result(Cow::Borrowed(result)),
+    }
+}
+
+fn resources_list<'a>(d: &Dispatch<'a>) -> Served<'a> {
+    prebuilt(d, &d.frags.resources_list)
+}
+
+fn templates_list<'a>(d: &Dispatch<'a>) -> Served<'a> {
+    prebuilt(d, &d.frags.templates_list)
+}
+
+fn prompts_list<'a>(d: &Dispatch<'a>) -> Served<'a> {
+    prebuilt(d, &d.frags.prompts_list)
+}
+
+fn resources_read<'a>(d: &Dispatch<'a>) -> Served<'a> {
+    let uri = match d.params.and_then(|p| p.get("uri")) {
+        Some(Value::String(s)) => s.as_str(),
+        _ => return Served::Error(RpcError::new(400, INVALID_PARAMS, errors::URI_NOT_STRING)),
+    };
+    let contents = d.config.resources.as_ref().and_then(|r| r.read(&uri));
+    match contents {
+        Some(c) => Served::Result(Cow::Owned(read_result(&c, d.frags))),
+        None => {
+            // The specification asks for the unknown URI in `data`; it is the client's own string,
+            // escaped, and bounded by the request budget.
+            let mut data = b"{\"uri\":".to_vec();
+            write::string(&mut data, &uri);
+            data.push(b'}');
+            let mut e = RpcError::new(400, INVALID_PARAMS, errors::RESOURCE_NOT_FOUND);
+            e.data = Some(data);
+            Served::Error(e)
+        }
+    }
+}
+
+fn prompts_get<'a>(d: &Dispatch<'a>) -> Served<'a> {
+    let prompts = match &d.config.prompts {
+        Some(p) => p,
+        None => unreachable!("prompts/get is served only when prompts are declared"),
+    };
+    let p = match d.params {
+        Some(p) => p,
+        None => return Served::Error(RpcError::new(400, INVALID_PARAMS, errors::NAME_NOT_STRING)),
+    };
+    let name = match p.get("name") {
+        Some(Value::String(s)) => s.as_str(),
+        _ => return Served::Error(RpcError::new(400, INVALID_PARAMS, errors::NAME_NOT_STRING)),
+    };
+    let arguments = match p.get("arguments") {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(o)) => Some(o),
+        Some(_) => {
+            return Served::Error(RpcError::new(400, INVALID_PARAMS, errors::PROMPT_ARGUMENTS))
+        }
+    };
+    let prompt = match prompts.find(&name) {
+        Some(p) => p,
+        None => return Served::Error(RpcError::new(400, INVALID_PARAMS, errors::UNKNOWN_PROMPT)),
+    };
+    let mut out = b"{\"resultType\":\"complete\"".to_vec();
+    if let Err(e) = prompt.render(arguments.as_ref(), &mut out) {
+        return Served::Error(e);
+    }
+    out.push(b',');
+    out.extend_from_slice(&d.frags.server_meta);
+    out.push(b'}');
+    Served::Result(Cow::Owned(out))
+}
+
+fn complete<'a>(d: &Dispatch<'a>) -> Served<'a> {
+    match completion::complete(
+        d.params,
+        d.config.prompts.as_ref(),
+        d.config.resources.as_ref(),
+    ) {
+        Err(e) => Served::Error(e),
+        Ok(completion) => {
+            let mut out = b"{\"resultType\":\"complete\",\"completion\":".to_vec();
+            out.extend_from_slice(&completion);
+            out.push(b',');
+            out.extend_from_slice(&d.frags.server_meta);
+            out.push(b'}');
+            Served::Result(Cow::Owned(out))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,6 +410,7 @@ mod tests {
         assert!(!find("tools/list").unwrap().served(&bare, false));
         assert!(find("initialize").unwrap().served(&bare, true));
         assert!(!find("prompts/get").unwrap().served(&bare, false));
+        assert!(!find("subscriptions/listen").unwrap().served(&bare, false));
         let text = format!(r#"{{"tools":{}}}"#, crate::tools::tests::manifest());
         let tools = config(&text);
         assert_eq!(

@@ -2,6 +2,7 @@
 //! agreement, revision, `Mcp-Name` agreement, then the method table.
 use std::borrow::Cow;
 
+use crate::base64;
 use crate::config::Config;
 use crate::discover::{unsupported_data, Fragments, MODERN_REVISION};
 use crate::envelope::{meta, Envelope, CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
@@ -95,7 +96,7 @@ pub fn decode_name(v: &[u8]) -> Option<Cow<'_, [u8]>> {
         && v[..PREFIX.len()].eq_ignore_ascii_case(PREFIX)
         && v.ends_with(b"?=")
     {
-        let bytes = base64(&v[PREFIX.len()..v.len() - 2])?;
+        let bytes = base64::decode(&v[PREFIX.len()..v.len() - 2])?;
         std::str::from_utf8(&bytes).ok()?;
         return Some(Cow::Owned(bytes));
     }
@@ -104,53 +105,6 @@ pub fn decode_name(v: &[u8]) -> Option<Cow<'_, [u8]>> {
     } else {
         None
     }
-}
-
-/// Standard base64, padding optional, non-zero trailing bits refused.
-fn base64(s: &[u8]) -> Option<Vec<u8>> {
-    fn val(c: u8) -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
-    }
-    let body = if s.len() & 3 == 0 {
-        s.strip_suffix(b"==")
-            .or_else(|| s.strip_suffix(b"="))
-            .unwrap_or(s)
-    } else {
-        s
-    };
-    if body.len() & 3 == 1 {
-        return None;
-    }
-    let mut out = Vec::with_capacity(body.len() * 3 / 4);
-    for chunk in body.chunks(4) {
-        let mut acc = 0u32;
-        for &c in chunk {
-            acc = acc << 6 | val(c)?;
-        }
-        match chunk.len() {
-            4 => out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]),
-            3 => {
-                if acc & 0x3 != 0 {
-                    return None;
-                }
-                out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]);
-            }
-            _ => {
-                if acc & 0xf != 0 {
-                    return None;
-                }
-                out.push((acc >> 4) as u8);
-            }
-        }
-    }
-    Some(out)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The tools pipeline seen from the engine (docs/contracts.md §7): names, codecs and handler kinds.
 //! The engine owns all framing and budgets of the reply; this side decides what a call produces.
 use crate::codec::{self, CodecError, Program};
+use crate::content;
 use crate::corpus::Corpus;
 use crate::effect::{self, Answer, Effect, HandlerAnswer, HttpVerdict};
 use crate::json::{self, Value};
@@ -46,6 +47,8 @@ pub struct ToolResult {
     pub text: String,
     /// Canonical JSON of `structuredContent`, when there is one.
     pub structured: Option<Vec<u8>>,
+    /// Canonical content blocks of a content tool, sent instead of the text block.
+    pub content: Option<Vec<u8>>,
 }
 
 pub enum Step {
@@ -74,6 +77,8 @@ pub enum Direction {
 pub(crate) enum Outcome {
     /// Canonical output, or `None` for a tool without output.
     Output(Option<Vec<u8>>),
+    /// Canonical content blocks of a content tool.
+    Content(Vec<u8>),
     InvalidInput(CodecError),
     /// The handler failed (fixed message).
     Failed(&'static str),
@@ -198,6 +203,9 @@ impl Tools {
             },
         };
         match &op.handler {
+            Handler::Static(Some(blocks)) if op.content => {
+                Flow::Done(Outcome::Content(blocks.clone()))
+            }
             Handler::Static(result) => Flow::Done(Outcome::Output(result.clone())),
             Handler::Corpus {
                 corpus,
@@ -253,6 +261,12 @@ impl Tools {
                 HttpVerdict::TimedOut if state.deadline_bound || remaining_ms <= 0.0 => {
                     protocol(408, DEADLINE)
                 }
+                HttpVerdict::Text(body) if op.content => {
+                    match json::parse(body.as_bytes(), self.limits.depth) {
+                        Ok(doc) => Flow::Done(content_outcome(doc.root())),
+                        Err(_) => protocol(502, BACKEND_FAILED),
+                    }
+                }
                 HttpVerdict::Text(body) => match &op.output {
                     // Without an output codec the body is not read: success is the status.
                     None => Flow::Done(Outcome::Output(None)),
@@ -273,6 +287,7 @@ impl Tools {
                 }
                 match (&op.output, json::parse(bytes, self.limits.depth)) {
                     (_, Err(_)) => Flow::Done(Outcome::InvalidOutput),
+                    (None, Ok(doc)) if op.content => Flow::Done(content_outcome(doc.root())),
                     (None, Ok(_)) => Flow::Done(Outcome::Output(None)),
                     (Some(p), Ok(doc)) => Flow::Done(encode(p, doc.root())),
                 }
@@ -345,11 +360,19 @@ fn step(flow: Flow) -> Step {
                 is_error: false,
                 text: String::from_utf8_lossy(&bytes).into_owned(),
                 structured: Some(bytes),
+                content: None,
             }),
             Outcome::Output(None) => Step::Complete(ToolResult {
                 is_error: false,
                 text: "null".to_string(),
                 structured: None,
+                content: None,
+            }),
+            Outcome::Content(blocks) => Step::Complete(ToolResult {
+                is_error: false,
+                text: String::new(),
+                structured: None,
+                content: Some(blocks),
             }),
             Outcome::InvalidInput(e) => Step::Complete(error_result(format!(
                 "Input validation failed at {}: {}",
@@ -368,11 +391,21 @@ fn encode(p: &Program, v: Value<'_>) -> Outcome {
     }
 }
 
+/// A content tool's output: valid blocks, canonical; anything else fails output validation.
+fn content_outcome(v: Value<'_>) -> Outcome {
+    let mut blocks = Vec::new();
+    match content::blocks(&mut blocks, v, content::MAX_BLOCKS) {
+        Ok(()) => Outcome::Content(blocks),
+        Err(_) => Outcome::InvalidOutput,
+    }
+}
+
 fn error_result(text: String) -> ToolResult {
     ToolResult {
         is_error: true,
         text,
         structured: None,
+        content: None,
     }
 }
 

@@ -692,7 +692,7 @@ fn tool_rows() {
     let rows = vec![
         Row::new("discover advertises tools", discover_head(), discover()).config(&cfg).has(r#""capabilities":{"tools":{"listChanged":false}}"#),
         Row::new("tools/list", modern_head("tools/list", None), request("1", "tools/list", "")).config(&cfg)
-            .has(r#""result":{"resultType":"complete","tools":[{"name":"echo","inputSchema":{"type":"object"}},{"name":"fixed","inputSchema":{"type":"object"}}],"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":"#),
+            .has(r#""result":{"resultType":"complete","tools":[{"name":"echo","inputSchema":{"type":"object"}},{"name":"fixed","inputSchema":{"type":"object"}}],"ttlMs":300000,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":"#),
         Row::new("tools/list cursor refused", modern_head("tools/list", None), request("1", "tools/list", r#""cursor":"x""#)).config(&cfg).expect(400, Some(-32602), Id::Echo("1")),
         Row::new("tools/call static", modern_head("tools/call", Some("fixed")), call_body("1", "fixed", "{}")).config(&cfg)
             .has(r#""result":{"resultType":"complete","content":[{"type":"text","text":"true"}],"structuredContent":true,"isError":false,"_meta":{"#),

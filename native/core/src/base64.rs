@@ -1,0 +1,72 @@
+//! Standard base64 (RFC 4648 §4), the one decoder: `=?base64?…?=` header values and the `data`/`blob`
+//! members of declared content.
+
+/// Standard base64, padding optional, non-zero trailing bits refused.
+pub fn decode(s: &[u8]) -> Option<Vec<u8>> {
+    fn val(c: u8) -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    }
+    let body = if s.len() & 3 == 0 {
+        s.strip_suffix(b"==")
+            .or_else(|| s.strip_suffix(b"="))
+            .unwrap_or(s)
+    } else {
+        s
+    };
+    if body.len() & 3 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(body.len() * 3 / 4);
+    for chunk in body.chunks(4) {
+        let mut acc = 0u32;
+        for &c in chunk {
+            acc = acc << 6 | val(c)?;
+        }
+        match chunk.len() {
+            4 => out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]),
+            3 => {
+                if acc & 0x3 != 0 {
+                    return None;
+                }
+                out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]);
+            }
+            _ => {
+                if acc & 0xf != 0 {
+                    return None;
+                }
+                out.push((acc >> 4) as u8);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Whether `s` is canonical padded base64, as `data` and `blob` members must be.
+pub fn is_padded(s: &[u8]) -> bool {
+    s.len() & 3 == 0 && decode(s).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_and_refuses() {
+        assert_eq!(decode(b"ZWNobw==").as_deref(), Some(&b"echo"[..]));
+        assert_eq!(decode(b"ZWNobw").as_deref(), Some(&b"echo"[..]));
+        assert_eq!(decode(b"").as_deref(), Some(&b""[..]));
+        assert!(decode(b"ZWNobx==").is_none(), "trailing bits");
+        assert!(decode(b"Z").is_none());
+        assert!(decode(b"!!!!").is_none());
+        assert!(is_padded(b"ZWNobw=="));
+        assert!(!is_padded(b"ZWNobw"));
+        assert!(!is_padded(b"ZW=obw=="));
+    }
+}

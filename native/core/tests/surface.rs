@@ -1,0 +1,484 @@
+//! Resources, templates, prompts, completions and list caching: one row per outcome, through the
+//! public Rust API as a host drives it (head, body, end), asserting status, code and body.
+use pulse_core::json::{self, Value};
+use pulse_core::{Action, Engine};
+
+const CONFIG: &str = r#"{
+  "serverInfo": {"name": "s", "version": "1"},
+  "listCacheTtlMs": 60000,
+  "resources": [
+    {"uri": "test://static-text", "name": "text", "title": "Text", "mimeType": "text/plain", "text": "This is the content of the static text resource."},
+    {"uri": "test://static-binary", "name": "binary", "mimeType": "image/png", "blob": "iVBORw0KGgo="}
+  ],
+  "resourceTemplates": [
+    {"uriTemplate": "test://template/{id}/data", "name": "data", "mimeType": "application/json",
+     "text": "{\"id\":\"{id}\"}", "completions": {"id": ["123", "124", "200"]}}
+  ],
+  "prompts": [
+    {"name": "test_simple_prompt", "description": "Simple", "messages": [{"role": "user", "content": {"type": "text", "text": "Hello"}}]},
+    {"name": "test_prompt_with_arguments", "arguments": [{"name": "arg1", "required": true, "completions": ["test", "testing", "other"]}, {"name": "arg2"}],
+     "messages": [{"role": "user", "content": {"type": "text", "text": "{arg1} / {arg2}"}}]},
+    {"name": "test_prompt_with_embedded_resource", "arguments": [{"name": "resourceUri", "required": true}],
+     "messages": [{"role": "user", "content": {"type": "resource", "resource": {"uri": "test://example-resource", "mimeType": "text/plain", "text": "embedded"}}}]}
+  ]
+}"#;
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+const SERVER: &str = r#""_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}"#;
+
+/// Status and body of one modern request.
+fn post(engine: &Engine, method: &str, name: Option<&str>, params: &str) -> (u16, String) {
+    let body = if params.is_empty() {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":7,"method":"{}","params":{{{}}}}}"#,
+            method, META
+        )
+    } else {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":7,"method":"{}","params":{{{},{}}}}}"#,
+            method, params, META
+        )
+    };
+    let mut lines: Vec<(&str, &str)> = vec![
+        ("accept", "application/json, text/event-stream"),
+        ("content-type", "application/json"),
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", method),
+    ];
+    if let Some(n) = name {
+        lines.push(("mcp-name", n));
+    }
+    let mut req = engine.request(0.0);
+    assert_eq!(req.head(b"POST", b"/mcp", lines, 0.0), Action::Continue);
+    assert_eq!(req.body(body.as_bytes(), 0.0), Action::Continue);
+    assert_eq!(req.end(0.0), Action::Respond);
+    let reply = req.reply().unwrap();
+    (reply.status, String::from_utf8(reply.body.clone()).unwrap())
+}
+
+fn error_code(body: &str) -> Option<i64> {
+    let doc = json::parse(body.as_bytes(), 64).unwrap();
+    match doc.root() {
+        Value::Object(o) => match o.get("error") {
+            Some(Value::Object(e)) => match e.get("code") {
+                Some(Value::Number(n)) => n.as_safe_integer(),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+struct Row {
+    method: &'static str,
+    name: Option<&'static str>,
+    params: &'static str,
+    status: u16,
+    code: Option<i64>,
+    /// The exact `result` (or `error`) member text.
+    body: &'static str,
+}
+
+const fn row(
+    method: &'static str,
+    name: Option<&'static str>,
+    params: &'static str,
+    status: u16,
+    code: Option<i64>,
+    body: &'static str,
+) -> Row {
+    Row {
+        method,
+        name,
+        params,
+        status,
+        code,
+        body,
+    }
+}
+
+const ROWS: &[Row] = &[
+    row(
+        "resources/list",
+        None,
+        "",
+        200,
+        None,
+        r#""result":{"resultType":"complete","resources":[{"uri":"test://static-text","name":"text","title":"Text","mimeType":"text/plain"},{"uri":"test://static-binary","name":"binary","mimeType":"image/png"}],"ttlMs":60000,"cacheScope":"private","#,
+    ),
+    row(
+        "resources/templates/list",
+        None,
+        "",
+        200,
+        None,
+        r#""result":{"resultType":"complete","resourceTemplates":[{"uriTemplate":"test://template/{id}/data","name":"data","mimeType":"application/json"}],"ttlMs":60000,"cacheScope":"private","#,
+    ),
+    row(
+        "resources/read",
+        Some("test://static-text"),
+        r#""uri":"test://static-text""#,
+        200,
+        None,
+        r#""result":{"resultType":"complete","contents":[{"uri":"test://static-text","mimeType":"text/plain","text":"This is the content of the static text resource."}],"ttlMs":60000,"cacheScope":"private","#,
+    ),
+    row(
+        "resources/read",
+        Some("test://static-binary"),
+        r#""uri":"test://static-binary""#,
+        200,
+        None,
+        r#""contents":[{"uri":"test://static-binary","mimeType":"image/png","blob":"iVBORw0KGgo="}]"#,
+    ),
+    row(
+        "resources/read",
+        Some("test://template/123/data"),
+        r#""uri":"test://template/123/data""#,
+        200,
+        None,
+        r#""contents":[{"uri":"test://template/123/data","mimeType":"application/json","text":"{\"id\":\"123\"}"}]"#,
+    ),
+    row(
+        "resources/read",
+        Some("test://nonexistent"),
+        r#""uri":"test://nonexistent""#,
+        400,
+        Some(-32602),
+        r#""error":{"code":-32602,"message":"Resource not found","data":{"uri":"test://nonexistent"}}"#,
+    ),
+    row(
+        "resources/read",
+        Some("x"),
+        r#""uri":1"#,
+        400,
+        Some(-32020),
+        r#""message":"Header mismatch: Mcp-Name disagrees with the body""#,
+    ),
+    row(
+        "resources/list",
+        None,
+        r#""cursor":"abc""#,
+        400,
+        Some(-32602),
+        r#""message":"Invalid params: only _meta is accepted""#,
+    ),
+    row(
+        "prompts/list",
+        None,
+        "",
+        200,
+        None,
+        r#""prompts":[{"name":"test_simple_prompt","description":"Simple"},{"name":"test_prompt_with_arguments","arguments":[{"name":"arg1","required":true},{"name":"arg2"}]},{"name":"test_prompt_with_embedded_resource","arguments":[{"name":"resourceUri","required":true}]}],"ttlMs":60000,"cacheScope":"private","#,
+    ),
+    row(
+        "prompts/get",
+        Some("test_simple_prompt"),
+        r#""name":"test_simple_prompt""#,
+        200,
+        None,
+        r#""result":{"resultType":"complete","description":"Simple","messages":[{"role":"user","content":{"type":"text","text":"Hello"}}],"#,
+    ),
+    row(
+        "prompts/get",
+        Some("test_prompt_with_arguments"),
+        r#""name":"test_prompt_with_arguments","arguments":{"arg1":"testValue1","arg2":"testValue2"}"#,
+        200,
+        None,
+        r#""messages":[{"role":"user","content":{"type":"text","text":"testValue1 / testValue2"}}]"#,
+    ),
+    row(
+        "prompts/get",
+        Some("test_prompt_with_arguments"),
+        r#""name":"test_prompt_with_arguments","arguments":{"arg2":"x"}"#,
+        400,
+        Some(-32602),
+        r#""message":"Invalid params: a required prompt argument is missing""#,
+    ),
+    row(
+        "prompts/get",
+        Some("test_prompt_with_arguments"),
+        r#""name":"test_prompt_with_arguments","arguments":{"arg1":true}"#,
+        400,
+        Some(-32602),
+        r#""message":"Invalid params: prompt arguments must be an object of strings""#,
+    ),
+    row(
+        "prompts/get",
+        Some("test_prompt_with_arguments"),
+        r#""name":"test_prompt_with_arguments","arguments":["a"]"#,
+        400,
+        Some(-32602),
+        r#""message":"Invalid params: prompt arguments must be an object of strings""#,
+    ),
+    row(
+        "prompts/get",
+        Some("nope"),
+        r#""name":"nope""#,
+        400,
+        Some(-32602),
+        r#""message":"Invalid params: unknown prompt""#,
+    ),
+    row(
+        "prompts/get",
+        Some("test_prompt_with_embedded_resource"),
+        r#""name":"test_prompt_with_embedded_resource","arguments":{"resourceUri":"test://example-resource"}"#,
+        200,
+        None,
+        r#""content":{"type":"resource","resource":{"uri":"test://example-resource","mimeType":"text/plain","text":"embedded"}}"#,
+    ),
+    row(
+        "completion/complete",
+        None,
+        r#""ref":{"type":"ref/prompt","name":"test_prompt_with_arguments"},"argument":{"name":"arg1","value":"test"}"#,
+        200,
+        None,
+        r#""result":{"resultType":"complete","completion":{"values":["test","testing"],"total":2,"hasMore":false},"#,
+    ),
+    row(
+        "completion/complete",
+        None,
+        r#""ref":{"type":"ref/resource","uri":"test://template/{id}/data"},"argument":{"name":"id","value":"12"}"#,
+        200,
+        None,
+        r#""completion":{"values":["123","124"],"total":2,"hasMore":false}"#,
+    ),
+    row(
+        "completion/complete",
+        None,
+        r#""ref":{"type":"ref/prompt","name":"test_prompt_with_arguments"},"argument":{"name":"arg2","value":""}"#,
+        200,
+        None,
+        r#""completion":{"values":[],"total":0,"hasMore":false}"#,
+    ),
+    row(
+        "completion/complete",
+        None,
+        r#""ref":{"type":"ref/prompt","name":"nope"},"argument":{"name":"arg1","value":""}"#,
+        400,
+        Some(-32602),
+        r#""message":"Invalid params: unknown completion reference""#,
+    ),
+    row(
+        "completion/complete",
+        None,
+        r#""ref":{"type":"ref/prompt","name":"test_prompt_with_arguments"}"#,
+        400,
+        Some(-32602),
+        r#""message":"Invalid params: ref and argument (name and value strings) are required""#,
+    ),
+    row(
+        "tools/list",
+        None,
+        "",
+        404,
+        Some(-32601),
+        r#""message":"Method not found""#,
+    ),
+    row(
+        "subscriptions/listen",
+        None,
+        "",
+        404,
+        Some(-32601),
+        r#""message":"Method not found""#,
+    ),
+    row(
+        "resources/subscribe",
+        None,
+        r#""uri":"test://static-text""#,
+        404,
+        Some(-32601),
+        r#""message":"Method not found""#,
+    ),
+    row(
+        "server/discover",
+        None,
+        "",
+        200,
+        None,
+        r#""capabilities":{"resources":{},"prompts":{},"completions":{}},"ttlMs":0,"cacheScope":"private""#,
+    ),
+];
+
+#[test]
+fn every_row() {
+    let engine = Engine::new(CONFIG.as_bytes()).unwrap();
+    let mut failures = Vec::new();
+    for (i, r) in ROWS.iter().enumerate() {
+        let (status, body) = post(&engine, r.method, r.name, r.params);
+        let ok = status == r.status && error_code(&body) == r.code && body.contains(r.body);
+        let server_meta = r.code.is_some() || body.contains(SERVER);
+        if !ok || !server_meta {
+            failures.push(format!("row {} {}: {} {}", i, r.method, status, body));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn without_declarations_nothing_new_is_served() {
+    let engine = Engine::new(b"{}").unwrap();
+    for m in [
+        "resources/list",
+        "resources/templates/list",
+        "prompts/list",
+        "completion/complete",
+    ] {
+        let (status, body) = post(&engine, m, None, "");
+        assert_eq!((status, error_code(&body)), (404, Some(-32601)), "{}", m);
+    }
+    let (_, body) = post(&engine, "server/discover", None, "");
+    assert!(body.contains(r#""capabilities":{}"#), "{}", body);
+}
+
+#[test]
+fn completions_are_advertised_only_when_declared() {
+    let engine = Engine::new(
+        br#"{"prompts":[{"name":"p","arguments":[{"name":"a"}],"messages":[{"role":"user","content":{"type":"text","text":"t"}}]}]}"#,
+    )
+    .unwrap();
+    let (_, body) = post(&engine, "server/discover", None, "");
+    assert!(
+        body.contains(r#""capabilities":{"prompts":{}}"#),
+        "{}",
+        body
+    );
+    let (status, _) = post(&engine, "completion/complete", None, "");
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn list_cache_options() {
+    let tools = r#""tools":{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":"[{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}]","tools":[{"name":"t","input":null,"output":null,"handler":{"kind":"javascript"}}],"corpora":{}}"#;
+    for (options, expected) in [
+        ("", r#""ttlMs":300000,"cacheScope":"private""#),
+        (
+            r#""listCacheTtlMs":0,"#,
+            r#""ttlMs":0,"cacheScope":"private""#,
+        ),
+        (
+            r#""listCacheScope":"public","#,
+            r#""ttlMs":300000,"cacheScope":"public""#,
+        ),
+    ] {
+        let engine = Engine::new(format!("{{{}{}}}", options, tools).as_bytes()).unwrap();
+        let (_, body) = post(&engine, "tools/list", None, "");
+        assert!(body.contains(expected), "{} → {}", options, body);
+        let (_, body) = post(&engine, "server/discover", None, "");
+        assert!(
+            body.contains(r#""ttlMs":0,"cacheScope":"private""#),
+            "{}",
+            body
+        );
+    }
+    for (options, message) in [
+        (
+            r#"{"listCacheTtlMs":-1}"#,
+            "listCacheTtlMs: must be an integer between 0 and 86400000",
+        ),
+        (
+            r#"{"listCacheTtlMs":86400001}"#,
+            "listCacheTtlMs: must be an integer between 0 and 86400000",
+        ),
+        (
+            r#"{"listCacheScope":"shared"}"#,
+            "listCacheScope: must be \"private\" or \"public\"",
+        ),
+    ] {
+        assert_eq!(
+            Engine::new(options.as_bytes()).err().as_deref(),
+            Some(message)
+        );
+    }
+}
+
+#[test]
+fn a_static_resource_must_fit_the_response_budget() {
+    let text = "x".repeat(2000);
+    let config = format!(
+        r#"{{"limits":{{"requestBytes":1024,"responseBytes":2048}},"resources":[{{"uri":"a:b","name":"n","text":"{}"}}]}}"#,
+        text
+    );
+    let err = Engine::new(config.as_bytes()).err().unwrap();
+    assert!(
+        err.starts_with("resources: the resources/read reply exceeds limits.responseBytes by "),
+        "{}",
+        err
+    );
+}
+
+/// A manifest with content tools: one static, one JavaScript.
+fn content_tools(static_result: &str) -> String {
+    let list = r#"[{\"name\":\"test_image_content\",\"inputSchema\":{\"type\":\"object\"}},{\"name\":\"mixed\",\"inputSchema\":{\"type\":\"object\"}}]"#;
+    format!(
+        r#"{{"tools":{{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":"{}","tools":[{{"name":"test_image_content","input":null,"output":null,"content":true,"handler":{{"kind":"static","result":{}}}}},{{"name":"mixed","input":null,"output":null,"content":true,"handler":{{"kind":"javascript"}}}}],"corpora":{{}}}}}}"#,
+        list, static_result
+    )
+}
+
+fn call(engine: &Engine, name: &str) -> pulse_core::Request {
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"{}",{}}}}}"#,
+        name, META
+    );
+    let lines = vec![
+        ("accept", "application/json, text/event-stream"),
+        ("content-type", "application/json"),
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", name),
+    ];
+    let mut req = engine.request(0.0);
+    req.head(b"POST", b"/mcp", lines, 0.0);
+    req.body(body.as_bytes(), 0.0);
+    req.end(0.0);
+    req
+}
+
+#[test]
+fn content_tools_send_their_blocks() {
+    let image = r#""[{\"type\":\"image\",\"data\":\"iVBORw0KGgo=\",\"mimeType\":\"image/png\",\"extra\":1}]""#;
+    let engine = Engine::new(content_tools(image).as_bytes()).unwrap();
+    let req = call(&engine, "test_image_content");
+    let body = String::from_utf8(req.reply().unwrap().body.clone()).unwrap();
+    assert!(
+        body.contains(r#""result":{"resultType":"complete","content":[{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"isError":false,"#),
+        "{}",
+        body
+    );
+    assert!(!body.contains("structuredContent"));
+
+    for (output, expected) in [
+        (
+            &br#"[{"type":"text","text":"t"},{"type":"resource","resource":{"uri":"test://r","text":"x"}}]"#[..],
+            r#""content":[{"type":"text","text":"t"},{"type":"resource","resource":{"uri":"test://r","text":"x"}}],"isError":false"#,
+        ),
+        (
+            &br#"[{"type":"image","data":"not base64"}]"#[..],
+            r#""content":[{"type":"text","text":"Output validation failed"}],"isError":true"#,
+        ),
+        (&b"[]"[..], r#""text":"Output validation failed"}],"isError":true"#),
+        (&br#"{"type":"text","text":"t"}"#[..], r#""text":"Output validation failed"}],"isError":true"#),
+    ] {
+        let mut req = call(&engine, "mixed");
+        assert!(req.effect().is_some());
+        assert_eq!(
+            req.answer_handler(pulse_core::HandlerAnswer::Output(output), 0.0),
+            Action::Respond
+        );
+        let body = String::from_utf8(req.reply().unwrap().body.clone()).unwrap();
+        assert!(body.contains(expected), "{}", body);
+    }
+}
+
+#[test]
+fn content_tool_declarations_are_checked() {
+    let bad = r#""[{\"type\":\"image\"}]""#;
+    assert_eq!(
+        Engine::new(content_tools(bad).as_bytes()).err().as_deref(),
+        Some(
+            "tools[0] (test_image_content): static content is not an array of valid content blocks"
+        )
+    );
+}
