@@ -14,6 +14,11 @@ export interface McpHandlerContext {
   readonly timeoutMs: number;
   /** Aborted when the host stops waiting (timeout, client gone); absent where AbortController is. */
   readonly signal?: AbortSignal;
+  /**
+   * The client's answers to the tool's declared `inputs`, keyed as declared (elicitation, sampling
+   * and roots results); present only for tools that declare inputs, once every round is answered.
+   */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
 }
 
 /** What one JavaScript handler run produced; `{ ok: false }` for every failure (thrown, timed out). */

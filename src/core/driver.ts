@@ -4,7 +4,7 @@
  * with typed calls, and the same guard against a core that keeps answering `continue` with no time
  * left. Adapters only translate their runtime's request, body and response objects.
  */
-import { resolveOptions, type McpHandlerRunner, type McpHttpOptions } from '../options';
+import { resolveOptions, type McpHandlerContext, type McpHandlerRunner, type McpHttpOptions } from '../options';
 import { Engine, internalError, type Action, type HandlerEffect, type HeaderPair, type HttpEffect, type RespondAction } from './engine';
 
 export type ReadResult =
@@ -264,7 +264,11 @@ async function performHandler(req: CoreReq, effect: HandlerEffect, departure: De
 /** The handler's output as JSON text, or `undefined` when it failed. */
 async function runHandler(effect: HandlerEffect, runner: McpHandlerRunner, timeoutMs: number, signal: AbortSignal | undefined): Promise<string | undefined> {
   try {
-    const context = signal === undefined ? { timeoutMs } : { timeoutMs, signal };
+    const context: McpHandlerContext = {
+      timeoutMs,
+      ...(signal === undefined ? {} : { signal }),
+      ...(effect.inputResponses === undefined ? {} : { inputResponses: effect.inputResponses }),
+    };
     const outcome = await runner.run(effect.op, effect.input, context);
     if (outcome?.ok !== true) return undefined;
     const text = JSON.stringify(outcome.output === undefined ? null : outcome.output);

@@ -44,6 +44,8 @@ export interface HandlerEffect {
   readonly kind: 'handler';
   readonly op: string;
   readonly input?: unknown;
+  /** The client's answers to the tool's declared inputs (a JSON object), when it declares any. */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
   readonly timeoutMs: number;
 }
 
@@ -192,7 +194,11 @@ export class Engine {
     if (generation === this.generation) this.poisoned = true;
   }
 
-  request(now: number): CoreRequest {
+  /**
+   * Starts one request at monotonic `now`; `epochMs` (wall clock, ms since the Unix epoch) dates the
+   * expiry of multi-round `requestState`.
+   */
+  request(now: number, epochMs: number = Date.now()): CoreRequest {
     if (this.poisoned) {
       try {
         this.core = instantiateCore(this.source);
@@ -205,7 +211,7 @@ export class Engine {
     }
     let req: number;
     try {
-      req = this.core.pulse_request_new(this.handle, now) >>> 0;
+      req = this.core.pulse_request_new(this.handle, now, epochMs) >>> 0;
     } catch {
       this.poison(this.generation);
       throw new PulseCoreError('core: request could not start');

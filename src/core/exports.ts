@@ -11,7 +11,7 @@ export interface CoreExports {
   pulse_engine_error_ptr(): number;
   pulse_engine_error_len(): number;
   pulse_engine_free(engine: number): void;
-  pulse_request_new(engine: number, now: number): number;
+  pulse_request_new(engine: number, now: number, epochMs: number): number;
   pulse_request_head(req: number, ptr: number, len: number, now: number): number;
   pulse_request_body(req: number, ptr: number, len: number, now: number): number;
   pulse_request_end(req: number, now: number): number;

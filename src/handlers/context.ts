@@ -59,6 +59,12 @@ export interface HandlerContext {
   readonly signal: AbortSignal | SignalLike;
   /** The router's static configuration values (frozen). */
   readonly config: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * The client's answers to this operation's declared `inputs` (elicitation, sampling and roots
+   * results, keyed as declared), checked for shape by the core; empty when it declares none and in
+   * nested `ctx.call`s.
+   */
+  readonly inputResponses: Readonly<Record<string, unknown>>;
   /** HTTP to a declared backend origin only; no redirects; the body is read within the byte budget. */
   fetch(url: string | URL, init?: ContextFetchInit): Promise<Response>;
   /** A host-provided secret; its value is masked in this request's logs. */
@@ -414,13 +420,29 @@ function makeKv(env: ScopeEnvironment, scope: RequestScope): HandlerContext['kv'
   });
 }
 
+const NO_RESPONSES: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** Freezes a value parsed for this call alone, so a handler cannot change what a nested call reads. */
+function frozenJson<T>(v: T): T {
+  if (typeof v !== 'object' || v === null) return v;
+  for (const key of Object.keys(v)) frozenJson((v as Record<string, unknown>)[key]);
+  return Object.freeze(v);
+}
+
 /** Builds the context of `operation` at call depth `depth` over a shared scope. */
-export function createContext(env: ScopeEnvironment, scope: RequestScope, operation: string, depth: number): HandlerContext {
+export function createContext(
+  env: ScopeEnvironment,
+  scope: RequestScope,
+  operation: string,
+  depth: number,
+  inputResponses: Readonly<Record<string, unknown>> = NO_RESPONSES,
+): HandlerContext {
   const ctx: HandlerContext = {
     operation,
     deadline: scope.deadlineEpoch,
     signal: scope.signal,
     config: env.definition.config,
+    inputResponses,
     fetch: (url, init) => governedFetch(env, scope, url, init),
     secret: (name: string) => {
       scope.assertOpen();
@@ -547,7 +569,11 @@ export function createHandlerRunner(definition: RouterDefinition, options: Conte
   const hasJavaScript = definition.operations.some((o) => o.handler.kind === 'javascript');
   return Object.freeze({
     hasJavaScript,
-    async run(op: string, input: unknown, opts: { timeoutMs: number; signal?: AbortSignal | SignalLike }): Promise<HandlerOutcome> {
+    async run(
+      op: string,
+      input: unknown,
+      opts: { timeoutMs: number; signal?: AbortSignal | SignalLike; inputResponses?: Readonly<Record<string, unknown>> },
+    ): Promise<HandlerOutcome> {
       const target = operations.get(op);
       if (target === undefined || target.handler.kind !== 'javascript') return { ok: false };
       const fn = target.handler.fn;
@@ -556,7 +582,8 @@ export function createHandlerRunner(definition: RouterDefinition, options: Conte
       if (!(budgetMs > 0)) return { ok: false };
       const scope = new RequestScope(budgetMs, definition.budgets, opts.signal);
       try {
-        const ctx = createContext(env, scope, op, 0);
+        const responses = opts.inputResponses === undefined ? NO_RESPONSES : frozenJson(opts.inputResponses);
+        const ctx = createContext(env, scope, op, 0, responses);
         const out = await scope.race(() => fn(ctx, input === undefined ? {} : input));
         const value = out === undefined ? null : out;
         return isPlainJson(value) ? { ok: true, output: value } : { ok: false };

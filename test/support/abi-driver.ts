@@ -38,7 +38,7 @@ export function newEngine(core: CoreExports, configJson: string): number | { err
 /** Runs one scripted request; returns a transcript string (hex payloads) to compare exactly. */
 export function runScript(core: CoreExports, engine: number, s: Script): string {
   const out: string[] = [];
-  const req = core.pulse_request_new(engine, s.start) >>> 0;
+  const req = core.pulse_request_new(engine, s.start, Date.now()) >>> 0;
   out.push(`new ${req === 0 ? 0 : 1}`);
   try {
     for (const st of s.steps) {

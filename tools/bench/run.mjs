@@ -87,7 +87,7 @@ function makeValidator(core) {
   if (engine === 0) throw new Error('bench: the core rejected the configuration');
   const head = enc.encode(`POST /mcp\r\n${Object.entries(HEADERS).map(([k, v]) => `${k}: ${v}\r\n`).join('')}`);
   return (body) => {
-    const req = core.pulse_request_new(engine, 0) >>> 0;
+    const req = core.pulse_request_new(engine, 0, Date.now()) >>> 0;
     let code = input(core, head, (p, l) => core.pulse_request_head(req, p, l, 1));
     if (code === 0) code = input(core, body, (p, l) => core.pulse_request_body(req, p, l, 2));
     if (code === 0) code = core.pulse_request_end(req, 3) >>> 0;

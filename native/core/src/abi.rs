@@ -320,12 +320,13 @@ pub extern "C" fn pulse_check_output_len() -> u32 {
     with(|h| h.check_output.len() as u32)
 }
 
-/// `0` when the engine handle is unknown or too many requests are open.
+/// `0` when the engine handle is unknown or too many requests are open. `now` is monotonic,
+/// `epoch_ms` wall-clock milliseconds since the Unix epoch (see `Engine::request_at`).
 #[no_mangle]
-pub extern "C" fn pulse_request_new(engine: u32, now: f64) -> u32 {
+pub extern "C" fn pulse_request_new(engine: u32, now: f64, epoch_ms: f64) -> u32 {
     with(|h| match h.engines.get(engine) {
         Some(e) => {
-            let request = e.request(now);
+            let request = e.request_at(now, epoch_ms);
             h.requests.insert(Open {
                 request,
                 output: Vec::new(),
@@ -489,9 +490,9 @@ mod tests {
         unsafe {
             let e = pulse_engine_new(cfg.as_ptr(), cfg.len() as u32);
             assert_ne!(e, 0);
-            let r = pulse_request_new(e, 0.0);
+            let r = pulse_request_new(e, 0.0, 0.0);
             pulse_engine_free(e);
-            assert_eq!(pulse_request_new(e, 0.0), 0, "freed engine");
+            assert_eq!(pulse_request_new(e, 0.0, 0.0), 0, "freed engine");
             let head = b"POST /mcp\r\naccept: application/json, text/event-stream\r\ncontent-type: application/json\r\nmcp-protocol-version: 2026-07-28\r\nmcp-method: server/discover\r\n";
             assert_eq!(
                 pulse_request_head(r, head.as_ptr(), head.len() as u32, 1.0),

@@ -48,6 +48,41 @@ pub fn decode(s: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+const URL_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Unpadded base64url (RFC 4648 §5): the form of sealed request state.
+pub fn encode_url(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len() / 3 * 4 + 4);
+    for chunk in data.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..=chunk.len() {
+            out.push(URL_ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// Unpadded base64url, strict: the URL alphabet only, no padding, no non-zero trailing bits.
+pub fn decode_url(s: &[u8]) -> Option<Vec<u8>> {
+    if s.contains(&b'+') || s.contains(&b'/') || s.contains(&b'=') {
+        return None;
+    }
+    let standard: Vec<u8> = s
+        .iter()
+        .map(|&c| match c {
+            b'-' => b'+',
+            b'_' => b'/',
+            c => c,
+        })
+        .collect();
+    decode(&standard)
+}
+
 /// Whether `s` is canonical padded base64, as `data` and `blob` members must be.
 pub fn is_padded(s: &[u8]) -> bool {
     s.len() & 3 == 0 && decode(s).is_some()
@@ -68,5 +103,19 @@ mod tests {
         assert!(is_padded(b"ZWNobw=="));
         assert!(!is_padded(b"ZWNobw"));
         assert!(!is_padded(b"ZW=obw=="));
+    }
+
+    #[test]
+    fn url_round_trip() {
+        for n in 0..70u8 {
+            let data: Vec<u8> = (0..n).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
+            let text = encode_url(&data);
+            assert!(!text.contains('=') && !text.contains('+') && !text.contains('/'));
+            assert_eq!(decode_url(text.as_bytes()), Some(data));
+        }
+        assert_eq!(encode_url(b"\xfb\xff"), "-_8");
+        assert!(decode_url(b"-_8=").is_none());
+        assert!(decode_url(b"+/8").is_none());
+        assert!(decode_url(b"-_9").is_none(), "trailing bits");
     }
 }

@@ -1,10 +1,12 @@
 //! The engine configuration (docs/contracts.md §4), validated once at construction. This is the one
 //! judge of every plain-data option the hosts pass through: each message names the user's option and
 //! the offending entry (`allowedOrigins[2]`, `limits.requestBytes`), never the value.
+use crate::hmac::Hmac;
 use crate::json::{self, write, JsonError, Object, Str, Value};
 use crate::limits::Limits;
 use crate::prompts::Prompts;
 use crate::resources::Resources;
+use crate::state::{StateKey, MAX_KEY_BYTES, MIN_KEY_BYTES};
 use crate::tools::Tools;
 
 /// The only legacy revision the compatibility profile speaks.
@@ -20,7 +22,7 @@ pub const RESPONSE_HEADROOM: usize = 512;
 /// An unknown key is quoted in a message only when it is this short and printable ASCII.
 const MAX_NAMED_KEY: usize = 64;
 
-const OPTION_KEYS: [&str; 12] = [
+const OPTION_KEYS: [&str; 14] = [
     "path",
     "allowedOrigins",
     "serverInfo",
@@ -33,6 +35,8 @@ const OPTION_KEYS: [&str; 12] = [
     "prompts",
     "listCacheTtlMs",
     "listCacheScope",
+    "requestStateKey",
+    "unsealedRequestState",
 ];
 /// Default freshness of list results and resource reads: five minutes.
 pub const DEFAULT_LIST_CACHE_TTL_MS: u64 = 300_000;
@@ -60,6 +64,8 @@ pub struct Config {
     pub resources: Option<Resources>,
     pub prompts: Option<Prompts>,
     pub list_cache: ListCache,
+    /// Seals the `requestState` of multi-round requests; `None` when nothing declares inputs.
+    pub state_key: Option<StateKey>,
 }
 
 /// The caching hints of list results and resource reads (`ttlMs`, `cacheScope`).
@@ -135,6 +141,15 @@ impl Config {
         if jsonrpc && (resources.is_some() || prompts.is_some()) {
             return Err("profile: \"jsonrpc\" serves tools only; drop resources, resourceTemplates and prompts".to_string());
         }
+        let state_key = parse_state_key(
+            present(root.get("requestStateKey")),
+            present(root.get("unsealedRequestState")),
+        )?;
+        let declares_inputs = matches!(&tools, Some(t) if t.declares_inputs())
+            || matches!(&prompts, Some(p) if p.declares_inputs());
+        if declares_inputs && state_key.is_none() {
+            return Err("requestStateKey: required (at least 32 bytes) when a tool or prompt declares inputs; or set unsealedRequestState: true to accept unsigned, untrusted state".to_string());
+        }
         let list_cache = parse_list_cache(
             present(root.get("listCacheTtlMs")),
             present(root.get("listCacheScope")),
@@ -151,6 +166,7 @@ impl Config {
             resources,
             prompts,
             list_cache,
+            state_key,
         })
     }
 }
@@ -183,6 +199,36 @@ pub(crate) fn known_key(option: &str, key: Str<'_>, known: &[&str]) -> Result<()
             "{}: an unknown key (not shown: longer than 64 characters or not printable ASCII)",
             option
         ))
+    }
+}
+
+/// The key never appears in a message: only its option name and the rule.
+fn parse_state_key(
+    key: Option<Value<'_>>,
+    unsealed: Option<Value<'_>>,
+) -> Result<Option<StateKey>, ConfigError> {
+    let unsealed = match unsealed {
+        None | Some(Value::Bool(false)) => false,
+        Some(Value::Bool(true)) => true,
+        Some(_) => return Err("unsealedRequestState: must be a boolean".to_string()),
+    };
+    match (key, unsealed) {
+        (None, false) => Ok(None),
+        (None, true) => Ok(Some(StateKey::Unsealed)),
+        (Some(_), true) => {
+            Err("unsealedRequestState: cannot be combined with requestStateKey".to_string())
+        }
+        (Some(Value::String(s)), false)
+            if (MIN_KEY_BYTES..=MAX_KEY_BYTES).contains(&s.as_str().len()) =>
+        {
+            Ok(Some(StateKey::Sealed(Box::new(Hmac::new(
+                s.as_str().as_bytes(),
+            )))))
+        }
+        (Some(_), false) => Err(
+            "requestStateKey: must be a string of 32 to 1024 bytes (for example 64 hex digits)"
+                .to_string(),
+        ),
     }
 }
 

@@ -35,6 +35,9 @@ pub enum HttpRead {
 pub trait HostIo {
     /// Monotonic milliseconds; the origin is the host's choice.
     fn now(&mut self) -> f64;
+    /// Wall-clock milliseconds since the Unix epoch, read once per request: it dates the expiry of
+    /// multi-round `requestState`. NaN when the host has no clock (such state is then refused).
+    fn epoch_ms(&mut self) -> f64;
     /// Waits at most `wait_ms` for request body bytes.
     fn read_body(&mut self, buf: &mut [u8], wait_ms: f64) -> BodyRead;
     /// Performs `effect` within `wait_ms`: sends exactly what it says, follows no redirect, and
@@ -60,7 +63,7 @@ where
     N: AsRef<[u8]>,
     V: AsRef<[u8]>,
 {
-    let mut req = engine.request(io.now());
+    let mut req = engine.request_at(io.now(), io.epoch_ms());
     let now = io.now();
     let first = req.head(method, target, lines, now);
     run(&mut req, io, first).unwrap_or_else(Reply::internal_error)
@@ -166,6 +169,9 @@ mod tests {
     impl HostIo for Script {
         fn now(&mut self) -> f64 {
             self.clock
+        }
+        fn epoch_ms(&mut self) -> f64 {
+            1_780_000_000_000.0 + self.clock
         }
         fn read_body(&mut self, buf: &mut [u8], wait_ms: f64) -> BodyRead {
             match self.body.pop_front() {

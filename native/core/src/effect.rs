@@ -69,6 +69,8 @@ pub struct HandlerEffect {
     pub op: String,
     /// Canonical JSON of the decoded input; `None` for an operation without input (no params).
     pub input: Option<Vec<u8>>,
+    /// JSON object of the client's answers to the tool's declared inputs, when it declares any.
+    pub input_responses: Option<Vec<u8>>,
     pub timeout_ms: u64,
 }
 

@@ -96,10 +96,18 @@ impl Engine {
         }
     }
 
-    /// Starts one request; its deadline runs from `now`.
+    /// Starts one request; its deadline runs from `now`. Without a wall clock the request cannot
+    /// issue or accept `requestState`: hosts call [`Engine::request_at`].
     pub fn request(&self, now: f64) -> Request {
+        self.request_at(now, f64::NAN)
+    }
+
+    /// Starts one request at monotonic `now` and wall-clock `epoch_ms` (milliseconds since the Unix
+    /// epoch), which dates the expiry of multi-round `requestState`.
+    pub fn request_at(&self, now: f64, epoch_ms: f64) -> Request {
         Request {
             engine: Rc::clone(&self.inner),
+            epoch_ms,
             deadline: Deadline::new(now, self.inner.config.limits.deadline_ms),
             state: State::Fresh,
             reply: None,
@@ -146,6 +154,7 @@ enum State {
 
 pub struct Request {
     engine: Rc<Inner>,
+    epoch_ms: f64,
     deadline: Deadline,
     state: State,
     reply: Option<Reply>,
@@ -311,7 +320,13 @@ impl Request {
         };
         let engine = &*self.engine;
         let decided = match parser.finish() {
-            Ok(doc) => dispatch(engine, &kept, &doc.root(), self.deadline.remaining(now)),
+            Ok(doc) => dispatch(
+                engine,
+                &kept,
+                &doc.root(),
+                self.deadline.remaining(now),
+                self.epoch_ms,
+            ),
             Err(e) => Decided::Respond(parse_error(
                 &e,
                 Timing::AfterBody,
@@ -417,7 +432,7 @@ fn fail(e: &Inner, err: &RpcError, id: Option<&[u8]>) -> Decided {
 }
 
 /// Decides a complete body: a reply, or an effect to perform first.
-fn dispatch(e: &Inner, kept: &Kept, root: &Value<'_>, remaining: f64) -> Decided {
+fn dispatch(e: &Inner, kept: &Kept, root: &Value<'_>, remaining: f64, epoch_ms: f64) -> Decided {
     let env = match envelope::classify(root) {
         Ok(env) => env,
         Err(invalid) => return fail(e, &invalid.error, invalid.id.as_deref()),
@@ -456,6 +471,7 @@ fn dispatch(e: &Inner, kept: &Kept, root: &Value<'_>, remaining: f64) -> Decided
         params: env.params.as_ref(),
         legacy,
         remaining_ms: remaining,
+        epoch_ms,
     };
     match serve(&d) {
         Served::Result(result) => {

@@ -8,6 +8,7 @@ pub const METHOD_NOT_FOUND: i32 = -32601;
 pub const INVALID_PARAMS: i32 = -32602;
 pub const INTERNAL_ERROR: i32 = -32603;
 pub const HEADER_MISMATCH: i32 = -32020;
+pub const MISSING_CAPABILITY: i32 = -32021;
 pub const UNSUPPORTED_VERSION: i32 = -32022;
 
 /// One JSON-RPC error reply: HTTP status, code, fixed message and optional prebuilt `data` JSON.
@@ -65,6 +66,9 @@ pub const PROMPT_ARGUMENTS: &str = "Invalid params: prompt arguments must be an 
 pub const PROMPT_ARGUMENT_MISSING: &str = "Invalid params: a required prompt argument is missing";
 pub const COMPLETION_PARAMS: &str =
     "Invalid params: ref and argument (name and value strings) are required";
+pub const STATE_INVALID: &str = "Invalid params: requestState is invalid or expired";
+pub const INPUT_RESPONSES: &str = "Invalid params: inputResponses do not match the input requests";
+pub const CAPABILITY_MISSING: &str = "Missing required client capability";
 pub const COMPLETION_REF: &str = "Invalid params: unknown completion reference";
 pub const ARGUMENTS_NOT_OBJECT: &str = "Invalid params: arguments must be an object";
 pub const NAME_NOT_STRING: &str = "Invalid params: name must be a string";

@@ -35,11 +35,13 @@ pub mod limits;
 pub mod manifest;
 pub mod methods;
 pub mod modern;
+pub mod mrtr;
 pub mod outbound;
 pub mod prompts;
 pub mod record;
 pub mod reply;
 pub mod resources;
+pub mod state;
 pub mod tools;
 
 #[cfg(any(all(target_arch = "wasm32", target_os = "unknown"), test))]

@@ -8,6 +8,7 @@ use crate::corpus::Corpus;
 use crate::effect::HttpMethod;
 use crate::json::{self, Object, Value};
 use crate::limits::Limits;
+use crate::mrtr::Inputs;
 
 pub const FORMAT_VERSION: i64 = 1;
 pub const MAX_TOOLS: usize = 128;
@@ -55,6 +56,8 @@ pub struct Op {
     /// The handler's output is an array of MCP content blocks (text, image, audio, resource,
     /// resource link), sent as the result's `content` with no `structuredContent`.
     pub content: bool,
+    /// Input the client must provide (rounds of elicitation, sampling, roots) before the handler runs.
+    pub inputs: Option<Inputs>,
     pub handler: Handler,
 }
 
@@ -346,7 +349,7 @@ fn tool(
     let named = |e: &'static str| (Some(name.clone()), e);
     known_keys(
         &o,
-        &["name", "input", "output", "content", "handler"],
+        &["name", "input", "output", "content", "inputs", "handler"],
         "tools: tool has unknown members",
     )
     .map_err(named)?;
@@ -373,15 +376,26 @@ fn tool(
     if content && output.is_some() {
         return Err(named("tools: a content tool has no output codec"));
     }
+    let inputs = match o.get("inputs") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(Inputs::parse(v).map_err(named)?),
+    };
     let mut op = Op {
         name: name.clone(),
         input,
         output,
         content,
+        inputs,
         handler: Handler::JavaScript,
     };
     op.handler =
         handler(o.get("handler"), &op, deadline_ms, corpus_names, limits).map_err(named)?;
+    let runs_in_core_or_js = matches!(op.handler, Handler::Static(_) | Handler::JavaScript);
+    if op.inputs.is_some() && !runs_in_core_or_js {
+        return Err(named(
+            "tools: only static and javascript tools may declare inputs",
+        ));
+    }
     if op.content && matches!(op.handler, Handler::Corpus { .. }) {
         return Err(named("tools: a corpus tool cannot be a content tool"));
     }

@@ -9,7 +9,10 @@ use crate::completion;
 use crate::config::Config;
 use crate::discover::{read_result, Fragments};
 use crate::errors::{self, RpcError, INVALID_PARAMS};
+use crate::hmac::DIGEST_BYTES;
 use crate::json::{write, Object, Value};
+use crate::mrtr::{self, Gate, Inputs};
+use crate::state;
 use crate::tools::Step;
 
 /// A configured feature a method depends on; unconfigured, the method is not found (`-32601`).
@@ -58,6 +61,8 @@ pub struct Dispatch<'a> {
     /// Framed for the 2025-06-18 profile.
     pub legacy: bool,
     pub remaining_ms: f64,
+    /// Wall-clock milliseconds since the Unix epoch (NaN when the host gave none).
+    pub epoch_ms: f64,
 }
 
 /// What a method produced; the engine frames it with the id and enforces the budgets.
@@ -276,11 +281,58 @@ fn tools_call<'a>(d: &Dispatch<'a>) -> Served<'a> {
         Some(t) => t,
         None => unreachable!("tools/call is served only when tools are configured"),
     };
-    match calls::call_params(d.params) {
-        Err(e) => Served::Error(e),
-        Ok((name, arguments)) => {
-            Served::Tool(tools.call(&name.as_str(), arguments, d.remaining_ms))
+    let (name, arguments) = match calls::call_params(d.params) {
+        Err(e) => return Served::Error(e),
+        Ok(p) => p,
+    };
+    let name = name.as_str();
+    if d.legacy {
+        return Served::Tool(tools.call(&name, arguments, d.remaining_ms));
+    }
+    let prepared = match tools.prepare(&name, arguments) {
+        Err(step) => return Served::Tool(*step),
+        Ok(p) => p,
+    };
+    let responses = match (prepared.inputs, d.params) {
+        (Some(inputs), Some(params)) => {
+            let input = prepared.input.as_deref().unwrap_or(b"");
+            match gate(
+                d,
+                inputs,
+                params,
+                state::binding("tools/call", &name, input),
+            ) {
+                Gate::Proceed(responses) => Some(responses),
+                ended => return round_ended(ended),
+            }
         }
+        _ => None,
+    };
+    Served::Tool(tools.run(prepared, responses, d.remaining_ms))
+}
+
+/// Runs the multi-round gate of one request.
+fn gate(d: &Dispatch<'_>, inputs: &Inputs, params: &Object<'_>, bind: [u8; DIGEST_BYTES]) -> Gate {
+    let key = match &d.config.state_key {
+        Some(k) => k,
+        None => unreachable!("configuration requires a state key when inputs are declared"),
+    };
+    let retry = mrtr::Retry {
+        params,
+        bind,
+        key,
+        epoch_ms: d.epoch_ms,
+        server_meta: &d.frags.server_meta,
+    };
+    mrtr::gate(inputs, &retry)
+}
+
+/// The reply of a round that did not reach the handler.
+fn round_ended<'a>(g: Gate) -> Served<'a> {
+    match g {
+        Gate::InputRequired(result) => Served::Result(Cow::Owned(result)),
+        Gate::Refused(e) => Served::Error(e),
+        Gate::Proceed(_) => unreachable!("callers handle Proceed"),
     }
 }
 
@@ -349,6 +401,18 @@ fn prompts_get<'a>(d: &Dispatch<'a>) -> Served<'a> {
         Some(p) => p,
         None => return Served::Error(RpcError::new(400, INVALID_PARAMS, errors::UNKNOWN_PROMPT)),
     };
+    if let (Some(inputs), Some(params)) = (&prompt.inputs, d.params) {
+        let mut canonical = Vec::new();
+        match &arguments {
+            Some(o) => write::value(&mut canonical, Value::Object(*o)),
+            None => canonical.extend_from_slice(b"null"),
+        }
+        let bind = state::binding("prompts/get", &name, &canonical);
+        match gate(d, inputs, params, bind) {
+            Gate::Proceed(_) => {}
+            ended => return round_ended(ended),
+        }
+    }
     let mut out = b"{\"resultType\":\"complete\"".to_vec();
     if let Err(e) = prompt.render(arguments.as_ref(), &mut out) {
         return Served::Error(e);

@@ -7,10 +7,16 @@ pub const HANDLER_FAILED: &str = "Tool execution failed";
 
 /// Runs operation `op`'s JavaScript handler; `input` is absent for a tool without input, so the
 /// handler gets no params.
-pub fn handler(op: &str, input: Option<Vec<u8>>, timeout_ms: u64) -> Effect {
+pub fn handler(
+    op: &str,
+    input: Option<Vec<u8>>,
+    input_responses: Option<Vec<u8>>,
+    timeout_ms: u64,
+) -> Effect {
     Effect::Handler(HandlerEffect {
         op: op.to_string(),
         input,
+        input_responses,
         timeout_ms,
     })
 }
@@ -56,15 +62,16 @@ mod tests {
     #[test]
     fn handler_effects_carry_input_only_when_there_is_one() {
         assert_eq!(
-            handler("a.b", Some(br#"{"x":1}"#.to_vec()), 250),
+            handler("a.b", Some(br#"{"x":1}"#.to_vec()), None, 250),
             Effect::Handler(HandlerEffect {
                 op: "a.b".into(),
                 input: Some(br#"{"x":1}"#.to_vec()),
+                input_responses: None,
                 timeout_ms: 250
             })
         );
         assert!(matches!(
-            handler("a", None, 1),
+            handler("a", None, None, 1),
             Effect::Handler(HandlerEffect { input: None, .. })
         ));
     }

@@ -5,13 +5,21 @@ use crate::content;
 use crate::entry::{self, Entry};
 use crate::errors::{self, RpcError, INVALID_PARAMS};
 use crate::json::{write, Object, Value};
+use crate::mrtr::Inputs;
 use crate::resources::substitute;
 
 pub const MAX_PROMPTS: usize = 128;
 pub const MAX_ARGUMENTS: usize = 32;
 pub const MAX_MESSAGES: usize = 32;
 
-const PROMPT_KEYS: [&str; 5] = ["name", "title", "description", "arguments", "messages"];
+const PROMPT_KEYS: [&str; 6] = [
+    "name",
+    "title",
+    "description",
+    "arguments",
+    "messages",
+    "inputs",
+];
 const ARGUMENT_KEYS: [&str; 5] = ["name", "title", "description", "required", "completions"];
 const MESSAGE_KEYS: [&str; 2] = ["role", "content"];
 
@@ -34,7 +42,9 @@ struct Message {
 }
 
 pub struct Prompt {
-    name: String,
+    pub name: String,
+    /// Input the client must provide before the messages are rendered.
+    pub inputs: Option<Inputs>,
     description: Option<String>,
     arguments: Vec<Argument>,
     messages: Vec<Message>,
@@ -120,8 +130,13 @@ fn parse_prompt(e: &Entry<'_>, list: &mut Vec<u8>) -> Result<Prompt, ConfigError
         };
         messages.push(Message { role, body });
     }
+    let inputs = match e.obj.get("inputs") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(Inputs::parse(v).map_err(|why| format!("{}.{}", e.at, why))?),
+    };
     Ok(Prompt {
         name,
+        inputs,
         description: e.optional_string("description")?,
         arguments,
         messages,
@@ -162,6 +177,10 @@ impl Prompts {
             .binary_search_by(|p| p.name.as_str().cmp(name))
             .ok()
             .map(|i| &self.prompts[i])
+    }
+
+    pub fn declares_inputs(&self) -> bool {
+        self.prompts.iter().any(|p| p.inputs.is_some())
     }
 
     pub fn has_completions(&self) -> bool {

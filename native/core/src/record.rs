@@ -53,7 +53,7 @@ pub fn reply(out: &mut Vec<u8>, r: &Reply) {
 
 /// The effect as one JSON object:
 /// `{"kind":"http","backend","method","url","headers":[[n,v]…],"body"?,"maxBytes","timeoutMs"}` or
-/// `{"kind":"handler","op","input"?,"timeoutMs"}`. `body` is text (every body the core builds is
+/// `{"kind":"handler","op","input"?,"inputResponses"?,"timeoutMs"}`. `body` is text (every body the core builds is
 /// UTF-8); an absent member means no body / no input.
 pub fn effect(out: &mut Vec<u8>, e: &Effect) {
     match e {
@@ -92,6 +92,10 @@ pub fn effect(out: &mut Vec<u8>, e: &Effect) {
             if let Some(input) = &h.input {
                 out.extend_from_slice(b",\"input\":");
                 out.extend_from_slice(input);
+            }
+            if let Some(responses) = &h.input_responses {
+                out.extend_from_slice(b",\"inputResponses\":");
+                out.extend_from_slice(responses);
             }
             out.extend_from_slice(b",\"timeoutMs\":");
             write::integer(out, h.timeout_ms as i64);
@@ -161,6 +165,7 @@ mod tests {
             &Effect::Handler(HandlerEffect {
                 op: "a".into(),
                 input: None,
+                input_responses: None,
                 timeout_ms: 1,
             }),
         );

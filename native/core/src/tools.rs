@@ -7,6 +7,7 @@ use crate::effect::{self, Answer, Effect, HandlerAnswer, HttpVerdict};
 use crate::json::{self, Value};
 use crate::limits::Limits;
 use crate::manifest::{self, CorpusAction, Handler, Op};
+use crate::mrtr::Inputs;
 use crate::outbound;
 
 pub const UNKNOWN_TOOL: &str = "Unknown tool";
@@ -19,6 +20,8 @@ pub const DEADLINE: &str = crate::errors::CALL_INTERRUPTED;
 pub const INTERNAL: &str = crate::errors::INTERNAL;
 pub const UNKNOWN_OPERATION: &str = "Unknown operation";
 pub const INVALID_JSON: &str = "Invalid JSON";
+pub const INPUT_UNAVAILABLE: &str =
+    "Tool execution failed: this tool needs client input, which this protocol profile cannot request";
 const INTERNAL_ERROR: i32 = -32603;
 
 /// The compiled tool set of one engine, built once from the manifest.
@@ -30,6 +33,14 @@ pub struct Tools {
     corpora: Vec<Corpus>,
     deadline_ms: f64,
     limits: Limits,
+}
+
+/// A decoded call, before its declared inputs are gathered.
+pub struct Prepared<'t> {
+    op: usize,
+    /// Canonical decoded input; `None` for a tool without input.
+    pub input: Option<Vec<u8>>,
+    pub inputs: Option<&'t Inputs>,
 }
 
 /// State of one in-flight `tools/call` between an outbound instruction and its answer.
@@ -185,23 +196,74 @@ impl Tools {
         }
     }
 
+    /// Decodes the arguments of a named tool: its index, canonical input (`None` without input)
+    /// and declared inputs, or the finished step (unknown tool, invalid input).
+    pub fn prepare(
+        &self,
+        name: &str,
+        arguments: Option<Value<'_>>,
+    ) -> Result<Prepared<'_>, Box<Step>> {
+        let idx = self.find(name).ok_or(Step::ProtocolError {
+            status: 400,
+            code: -32602,
+            message: UNKNOWN_TOOL,
+        })?;
+        let input = self
+            .decode(idx, arguments)
+            .map_err(|o| Box::new(step(Flow::Done(o))))?;
+        Ok(Prepared {
+            op: idx,
+            input,
+            inputs: self.ops[idx].inputs.as_ref(),
+        })
+    }
+
+    /// Runs a prepared call; `responses` is the JSON object of gathered input responses.
+    pub fn run(&self, p: Prepared<'_>, responses: Option<Vec<u8>>, remaining_ms: f64) -> Step {
+        step(self.dispatch(p.op, p.input, responses, remaining_ms))
+    }
+
+    pub fn declares_inputs(&self) -> bool {
+        self.ops.iter().any(|op| op.inputs.is_some())
+    }
+
+    fn decode(&self, idx: usize, arguments: Option<Value<'_>>) -> Result<Option<Vec<u8>>, Outcome> {
+        match &self.ops[idx].input {
+            Some(p) => codec::decode_input(p, arguments)
+                .map(Some)
+                .map_err(Outcome::InvalidInput),
+            None => codec::decode_no_input(arguments)
+                .map(|()| None)
+                .map_err(Outcome::InvalidInput),
+        }
+    }
+
+    /// A call on a path that cannot ask the client for input (the 2025-06-18 profile, the JSON-RPC
+    /// profile): a tool that declares inputs fails with a fixed message instead of running blind.
     pub(crate) fn start(
         &self,
         idx: usize,
         arguments: Option<Value<'_>>,
         remaining_ms: f64,
     ) -> Flow {
-        let op = &self.ops[idx];
-        let input = match &op.input {
-            Some(p) => match codec::decode_input(p, arguments) {
-                Ok(bytes) => Some(bytes),
-                Err(e) => return Flow::Done(Outcome::InvalidInput(e)),
-            },
-            None => match codec::decode_no_input(arguments) {
-                Ok(()) => None,
-                Err(e) => return Flow::Done(Outcome::InvalidInput(e)),
-            },
+        let input = match self.decode(idx, arguments) {
+            Ok(i) => i,
+            Err(o) => return Flow::Done(o),
         };
+        if self.ops[idx].inputs.is_some() {
+            return Flow::Done(Outcome::Failed(INPUT_UNAVAILABLE));
+        }
+        self.dispatch(idx, input, None, remaining_ms)
+    }
+
+    fn dispatch(
+        &self,
+        idx: usize,
+        input: Option<Vec<u8>>,
+        responses: Option<Vec<u8>>,
+        remaining_ms: f64,
+    ) -> Flow {
+        let op = &self.ops[idx];
         match &op.handler {
             Handler::Static(Some(blocks)) if op.content => {
                 Flow::Done(Outcome::Content(blocks.clone()))
@@ -241,7 +303,7 @@ impl Tools {
                     Some(t) => t,
                     None => return protocol(408, DEADLINE),
                 };
-                let effect = outbound::handler(&op.name, input, timeout);
+                let effect = outbound::handler(&op.name, input, responses, timeout);
                 Flow::Perform {
                     effect,
                     state: ToolCall {
@@ -580,6 +642,7 @@ pub(crate) mod tests {
             Effect::Handler(HandlerEffect {
                 op: "echo".into(),
                 input: Some(br#"{"s":"hi","n":3}"#.to_vec()),
+                input_responses: None,
                 timeout_ms: 1234
             })
         );

@@ -86,6 +86,13 @@ impl HostIo for Compute {
         self.started.elapsed().as_secs_f64() * 1000.0
     }
 
+    fn epoch_ms(&mut self) -> f64 {
+        // WASI's realtime clock; a clock before 1970 means none worth trusting.
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(f64::NAN, |d| d.as_secs_f64() * 1000.0)
+    }
+
     fn read_body(&mut self, buf: &mut [u8], wait: f64) -> BodyRead {
         let deadline = self.now() + wait;
         if !self.ready_by(self.body, deadline) {
