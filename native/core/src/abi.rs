@@ -18,6 +18,7 @@ use crate::json::write;
 use crate::limits::Limits;
 use crate::tools::Direction;
 
+use crate::progress::{self, Reported};
 use crate::record;
 
 const MAX_SLOTS: usize = 0xffff;
@@ -430,6 +431,52 @@ pub unsafe extern "C" fn pulse_request_handler_output(
 #[no_mangle]
 pub extern "C" fn pulse_request_handler_failure(req: u32, now: f64) -> u32 {
     step(req, |r| r.answer_handler(HandlerAnswer::Failed, now))
+}
+
+/// A progress report of the pending handler: `total` NaN when absent, `msg_len` `u32::MAX` when
+/// there is no message. Returns `0` dropped, `1` the first event (output = a reply record: the
+/// stream head with the event as body; the final reply is then the stream's last event, of which the
+/// host writes the body only), `2` a later event (output = its bytes).
+///
+/// # Safety
+/// Unless `msg_len` is `u32::MAX`, `msg_ptr..msg_ptr+msg_len` must be readable host memory.
+#[no_mangle]
+pub unsafe extern "C" fn pulse_request_progress(
+    req: u32,
+    progress: f64,
+    total: f64,
+    msg_ptr: *const u8,
+    msg_len: u32,
+    now: f64,
+) -> u32 {
+    let message = if msg_len == u32::MAX {
+        None
+    } else {
+        // SAFETY: passed on from this function's contract.
+        match std::str::from_utf8(unsafe { bytes(msg_ptr, msg_len) }) {
+            Ok(m) => Some(m),
+            Err(_) => return 0,
+        }
+    };
+    let total = if total.is_nan() { None } else { Some(total) };
+    with(|h| match h.requests.get(req) {
+        None => 0,
+        Some(open) => match open.request.progress(progress, total, message, now) {
+            Reported::Dropped => 0,
+            Reported::First(event) => {
+                open.output.clear();
+                let mut head = progress::stream_head();
+                head.body = event;
+                record::reply(&mut open.output, &head);
+                1
+            }
+            Reported::Next(event) => {
+                open.output.clear();
+                open.output.extend_from_slice(&event);
+                2
+            }
+        },
+    })
 }
 
 /// `0` for an unknown handle.

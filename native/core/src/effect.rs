@@ -71,6 +71,9 @@ pub struct HandlerEffect {
     pub input: Option<Vec<u8>>,
     /// JSON object of the client's answers to the tool's declared inputs, when it declares any.
     pub input_responses: Option<Vec<u8>>,
+    /// The client asked for progress: the host forwards the handler's reports with
+    /// `Request::progress` while the effect is pending.
+    pub progress: bool,
     pub timeout_ms: u64,
 }
 

@@ -20,6 +20,7 @@ use crate::legacy;
 use crate::limits::Limits;
 use crate::methods::{Dispatch, Served};
 use crate::modern;
+use crate::progress::{self, Progress, Reported};
 use crate::reply::{Reply, Timing};
 use crate::tools::{Step, ToolCall, Tools};
 
@@ -108,6 +109,7 @@ impl Engine {
         Request {
             engine: Rc::clone(&self.inner),
             epoch_ms,
+            streaming: false,
             deadline: Deadline::new(now, self.inner.config.limits.deadline_ms),
             state: State::Fresh,
             reply: None,
@@ -155,6 +157,8 @@ enum State {
 pub struct Request {
     engine: Rc<Inner>,
     epoch_ms: f64,
+    /// A progress event was sent: the reply is an event stream, its head already written.
+    streaming: bool,
     deadline: Deadline,
     state: State,
     reply: Option<Reply>,
@@ -169,10 +173,12 @@ struct Pending {
 }
 
 enum Resumable {
-    /// An MCP `tools/call`, framed in the modern or the legacy envelope.
+    /// An MCP `tools/call`, framed in the modern or the legacy envelope; `progress` when the client
+    /// asked for progress and a JavaScript handler runs.
     Tool {
         call: ToolCall,
         legacy: bool,
+        progress: Option<Progress>,
     },
     Rpc(RpcCall),
 }
@@ -209,8 +215,41 @@ impl Request {
     fn respond(&mut self, reply: Reply) -> Action {
         self.state = State::Done;
         self.effect = None;
-        self.reply = Some(reply);
+        self.reply = Some(if self.streaming {
+            progress::last_event(reply)
+        } else {
+            reply
+        });
         Action::Respond
+    }
+
+    /// A progress report of the running handler. `First` means: write [`progress::stream_head`],
+    /// then the bytes; the reply that follows is then the stream's last event (write its body only).
+    pub fn progress(
+        &mut self,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+        now: f64,
+    ) -> Reported {
+        if self.deadline.expired(now) || !matches!(self.effect, Some(Effect::Handler(_))) {
+            return Reported::Dropped;
+        }
+        let budget = self.engine.config.limits.response_bytes;
+        let reported = match &mut self.state {
+            State::Pending(Pending {
+                resume:
+                    Resumable::Tool {
+                        progress: Some(p), ..
+                    },
+                ..
+            }) => p.report(progress, total, message, budget),
+            _ => Reported::Dropped,
+        };
+        if reported != Reported::Dropped {
+            self.streaming = true;
+        }
+        reported
     }
 
     /// 408 for whatever phase the request is in: before the body is complete `-32600` without id;
@@ -359,9 +398,17 @@ impl Request {
         };
         let remaining = self.deadline.remaining(now);
         let decided = match resume {
-            Resumable::Tool { call, legacy } => {
-                tool_step(engine, tools.resume(call, answer, remaining), id, legacy)
-            }
+            Resumable::Tool {
+                call,
+                legacy,
+                progress,
+            } => tool_step(
+                engine,
+                tools.resume(call, answer, remaining),
+                id,
+                legacy,
+                progress,
+            ),
             Resumable::Rpc(call) => {
                 rpc_step(engine, jsonrpc::resume(tools, call, answer, remaining), id)
             }
@@ -478,11 +525,17 @@ fn dispatch(e: &Inner, kept: &Kept, root: &Value<'_>, remaining: f64, epoch_ms: 
             Decided::Respond(Reply::result(id, &result, e.config.limits.response_bytes))
         }
         Served::Error(err) => fail(e, &err, Some(id)),
-        Served::Tool(step) => tool_step(e, step, id.to_vec(), legacy),
+        Served::Tool(step) => {
+            let progress = match legacy {
+                false => Progress::requested(env.params.as_ref()),
+                true => None,
+            };
+            tool_step(e, step, id.to_vec(), legacy, progress)
+        }
     }
 }
 
-fn tool_step(e: &Inner, s: Step, id: Vec<u8>, legacy: bool) -> Decided {
+fn tool_step(e: &Inner, s: Step, id: Vec<u8>, legacy: bool, progress: Option<Progress>) -> Decided {
     match s {
         Step::ProtocolError {
             status,
@@ -492,16 +545,27 @@ fn tool_step(e: &Inner, s: Step, id: Vec<u8>, legacy: bool) -> Decided {
         Step::Complete(r) => {
             Decided::Respond(calls::frame(&r, &id, legacy, &e.frags, &e.config.limits))
         }
-        Step::Perform { effect, state } => Decided::Perform(
-            effect,
-            Pending {
-                resume: Resumable::Tool {
-                    call: state,
-                    legacy,
+        Step::Perform { mut effect, state } => {
+            // Only a JavaScript handler can report progress.
+            let progress = match &mut effect {
+                Effect::Handler(h) if progress.is_some() => {
+                    h.progress = true;
+                    progress
+                }
+                _ => None,
+            };
+            Decided::Perform(
+                effect,
+                Pending {
+                    resume: Resumable::Tool {
+                        call: state,
+                        legacy,
+                        progress,
+                    },
+                    id,
                 },
-                id,
-            },
-        ),
+            )
+        }
     }
 }
 

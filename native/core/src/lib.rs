@@ -37,6 +37,7 @@ pub mod methods;
 pub mod modern;
 pub mod mrtr;
 pub mod outbound;
+pub mod progress;
 pub mod prompts;
 pub mod record;
 pub mod reply;

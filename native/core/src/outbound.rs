@@ -17,6 +17,7 @@ pub fn handler(
         op: op.to_string(),
         input,
         input_responses,
+        progress: false,
         timeout_ms,
     })
 }
@@ -67,6 +68,7 @@ mod tests {
                 op: "a.b".into(),
                 input: Some(br#"{"x":1}"#.to_vec()),
                 input_responses: None,
+                progress: false,
                 timeout_ms: 250
             })
         );

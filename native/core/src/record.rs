@@ -53,7 +53,7 @@ pub fn reply(out: &mut Vec<u8>, r: &Reply) {
 
 /// The effect as one JSON object:
 /// `{"kind":"http","backend","method","url","headers":[[n,v]…],"body"?,"maxBytes","timeoutMs"}` or
-/// `{"kind":"handler","op","input"?,"inputResponses"?,"timeoutMs"}`. `body` is text (every body the core builds is
+/// `{"kind":"handler","op","input"?,"inputResponses"?,"progress"?,"timeoutMs"}`. `body` is text (every body the core builds is
 /// UTF-8); an absent member means no body / no input.
 pub fn effect(out: &mut Vec<u8>, e: &Effect) {
     match e {
@@ -96,6 +96,9 @@ pub fn effect(out: &mut Vec<u8>, e: &Effect) {
             if let Some(responses) = &h.input_responses {
                 out.extend_from_slice(b",\"inputResponses\":");
                 out.extend_from_slice(responses);
+            }
+            if h.progress {
+                out.extend_from_slice(b",\"progress\":true");
             }
             out.extend_from_slice(b",\"timeoutMs\":");
             write::integer(out, h.timeout_ms as i64);
@@ -166,6 +169,7 @@ mod tests {
                 op: "a".into(),
                 input: None,
                 input_responses: None,
+                progress: false,
                 timeout_ms: 1,
             }),
         );

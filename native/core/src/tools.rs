@@ -643,6 +643,7 @@ pub(crate) mod tests {
                 op: "echo".into(),
                 input: Some(br#"{"s":"hi","n":3}"#.to_vec()),
                 input_responses: None,
+                progress: false,
                 timeout_ms: 1234
             })
         );

@@ -482,3 +482,90 @@ fn content_tool_declarations_are_checked() {
         )
     );
 }
+
+fn call_with_meta(engine: &Engine, name: &str, meta: &str) -> pulse_core::Request {
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"{}","_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}{}}}}}}}"#,
+        name, meta
+    );
+    let lines = vec![
+        ("accept", "application/json, text/event-stream"),
+        ("content-type", "application/json"),
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", name),
+    ];
+    let mut req = engine.request(0.0);
+    req.head(b"POST", b"/mcp", lines, 0.0);
+    req.body(body.as_bytes(), 0.0);
+    req.end(0.0);
+    req
+}
+
+#[test]
+fn progress_streams_events_then_the_response() {
+    use pulse_core::progress::Reported;
+    let engine =
+        Engine::new(content_tools(r#""[{\"type\":\"text\",\"text\":\"x\"}]""#).as_bytes()).unwrap();
+    let mut req = call_with_meta(&engine, "mixed", r#","progressToken":"progress-test-1""#);
+    match req.effect() {
+        Some(pulse_core::Effect::Handler(h)) => assert!(h.progress),
+        other => panic!("{:?}", other),
+    }
+    let first = req.progress(0.0, Some(3.0), None, 0.0);
+    assert_eq!(
+        first,
+        Reported::First(b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"progress-test-1\",\"progress\":0,\"total\":3}}\n\n".to_vec())
+    );
+    assert!(matches!(
+        req.progress(1.0, Some(3.0), Some("half"), 0.0),
+        Reported::Next(_)
+    ));
+    assert_eq!(req.progress(1.0, Some(3.0), None, 0.0), Reported::Dropped);
+    let out = br#"[{"type":"text","text":"done"}]"#;
+    assert_eq!(
+        req.answer_handler(pulse_core::HandlerAnswer::Output(out), 0.0),
+        Action::Respond
+    );
+    let reply = req.reply().unwrap();
+    assert_eq!(reply.status, 200);
+    assert!(reply
+        .headers
+        .iter()
+        .any(|(n, v)| *n == "content-type" && v == "text/event-stream"));
+    let body = String::from_utf8(reply.body.clone()).unwrap();
+    assert!(body.starts_with("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"resultType\":\"complete\",\"content\":[{\"type\":\"text\",\"text\":\"done\"}]"), "{}", body);
+    assert!(body.ends_with("}\n\n"));
+    // After the reply, reports are dropped.
+    assert_eq!(req.progress(2.0, None, None, 0.0), Reported::Dropped);
+}
+
+#[test]
+fn without_a_token_or_a_report_the_reply_stays_json() {
+    use pulse_core::progress::Reported;
+    let engine =
+        Engine::new(content_tools(r#""[{\"type\":\"text\",\"text\":\"x\"}]""#).as_bytes()).unwrap();
+    let mut req = call_with_meta(&engine, "mixed", "");
+    match req.effect() {
+        Some(pulse_core::Effect::Handler(h)) => assert!(!h.progress),
+        other => panic!("{:?}", other),
+    }
+    assert_eq!(req.progress(1.0, None, None, 0.0), Reported::Dropped);
+    req.answer_handler(
+        pulse_core::HandlerAnswer::Output(br#"[{"type":"text","text":"d"}]"#),
+        0.0,
+    );
+    assert!(req
+        .reply()
+        .unwrap()
+        .headers
+        .iter()
+        .any(|(n, v)| *n == "content-type" && v == "application/json"));
+    // A token but no report: plain JSON as well.
+    let mut quiet = call_with_meta(&engine, "mixed", r#","progressToken":5"#);
+    quiet.answer_handler(
+        pulse_core::HandlerAnswer::Output(br#"[{"type":"text","text":"d"}]"#),
+        0.0,
+    );
+    assert!(quiet.reply().unwrap().body.starts_with(b"{\"jsonrpc\""));
+}
