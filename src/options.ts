@@ -19,6 +19,11 @@ export interface McpHandlerContext {
    * and roots results); present only for tools that declare inputs, once every round is answered.
    */
   readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /**
+   * Reports progress to a client that asked for it (`_meta.progressToken`): the reply becomes a
+   * bounded event stream. Absent when the client did not ask or the host cannot stream.
+   */
+  readonly progress?: (progress: number, total?: number, message?: string) => void;
 }
 
 /** What one JavaScript handler run produced; `{ ok: false }` for every failure (thrown, timed out). */

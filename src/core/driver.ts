@@ -26,11 +26,24 @@ export interface RequestHead {
 }
 
 export interface Outcome {
+  /** When `streamed`, its body is the stream's last event: write the body only, then end. */
   readonly response: RespondAction;
+  /** A progress event was sent through the host's `StreamSink`: the head is already written. */
+  readonly streamed: boolean;
   /** The body was read to its end; otherwise the host must not reuse the connection. */
   readonly bodyComplete: boolean;
   /** The client went away; nothing should be sent. */
   readonly gone: boolean;
+}
+
+/**
+ * Where a host writes an event-stream reply as it happens (progress of a JavaScript handler). The
+ * first event comes with the reply head; later events are raw bytes. Hosts that cannot stream pass
+ * none, and their handlers get no `progress` function.
+ */
+export interface StreamSink {
+  start(head: RespondAction): void;
+  write(bytes: Uint8Array): void;
 }
 
 /** Resolves once when the client goes away. */
@@ -83,8 +96,15 @@ export function createHostCore(options: McpHttpOptions | undefined): HostCore {
  * Runs one request through the core to its response. Never throws for request-caused conditions;
  * the core decides every status.
  */
-export async function drive(host: HostCore, head: RequestHead, body: BodySource | null, departure: Departure | undefined): Promise<Outcome> {
+export async function drive(
+  host: HostCore,
+  head: RequestHead,
+  body: BodySource | null,
+  departure: Departure | undefined,
+  sink?: StreamSink,
+): Promise<Outcome> {
   const req = host.engine.request(now());
+  const stream = { started: false };
   let bodyDone = body === null;
   let endSent = false;
   let pending: Promise<ReadResult> | undefined;
@@ -95,10 +115,10 @@ export async function drive(host: HostCore, head: RequestHead, body: BodySource 
     for (;;) {
       if (action.kind === 'respond') {
         if (!bodyDone) body?.cancel();
-        return { response: action, bodyComplete: bodyDone, gone: departure?.gone === true };
+        return { response: action, streamed: stream.started, bodyComplete: bodyDone, gone: departure?.gone === true };
       }
       if (action.kind === 'perform') {
-        action = action.effect.kind === 'http' ? await performHttp(req, action.effect, departure) : await performHandler(req, action.effect, departure, host.handlers);
+        action = action.effect.kind === 'http' ? await performHttp(req, action.effect, departure) : await performHandler(req, action.effect, departure, host.handlers, progressOf(req, action.effect, sink, stream));
         continue;
       }
       if (departure?.gone === true) {
@@ -246,11 +266,34 @@ async function readAtMost(response: Response, maxBytes: number): Promise<Uint8Ar
 }
 
 /** One handler effect: the runner's output goes back as JSON text; any failure is `failure`. */
-async function performHandler(req: CoreReq, effect: HandlerEffect, departure: Departure | undefined, runner: McpHandlerRunner | undefined): Promise<Action> {
+/** The handler's `progress` function: reports go to the core, its events to the host's sink. */
+function progressOf(req: CoreReq, effect: HandlerEffect, sink: StreamSink | undefined, stream: { started: boolean }): McpHandlerContext['progress'] {
+  if (effect.progress !== true || sink === undefined) return undefined;
+  return (progress, total, message) => {
+    const event = req.progress(progress, total, message, now());
+    if (event === undefined) return;
+    try {
+      if (event.kind === 'first') {
+        stream.started = true;
+        sink.start(event.head);
+      } else sink.write(event.bytes);
+    } catch {
+      // A client gone mid-stream is seen by the departure; a report never fails the handler.
+    }
+  };
+}
+
+async function performHandler(
+  req: CoreReq,
+  effect: HandlerEffect,
+  departure: Departure | undefined,
+  runner: McpHandlerRunner | undefined,
+  progress: McpHandlerContext['progress'],
+): Promise<Action> {
   if (runner === undefined) return req.handlerFailure(now());
   const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
   const limit = Math.min(effect.timeoutMs, req.timeoutMs(now()));
-  const work = runHandler(effect, runner, limit, controller?.signal);
+  const work = runHandler(effect, runner, limit, controller?.signal, progress);
   const abandon = (): void => {
     controller?.abort();
     work.catch(() => undefined);
@@ -262,12 +305,19 @@ async function performHandler(req: CoreReq, effect: HandlerEffect, departure: De
 }
 
 /** The handler's output as JSON text, or `undefined` when it failed. */
-async function runHandler(effect: HandlerEffect, runner: McpHandlerRunner, timeoutMs: number, signal: AbortSignal | undefined): Promise<string | undefined> {
+async function runHandler(
+  effect: HandlerEffect,
+  runner: McpHandlerRunner,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  progress: McpHandlerContext['progress'],
+): Promise<string | undefined> {
   try {
     const context: McpHandlerContext = {
       timeoutMs,
       ...(signal === undefined ? {} : { signal }),
       ...(effect.inputResponses === undefined ? {} : { inputResponses: effect.inputResponses }),
+      ...(progress === undefined ? {} : { progress }),
     };
     const outcome = await runner.run(effect.op, effect.input, context);
     if (outcome?.ok !== true) return undefined;

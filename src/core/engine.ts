@@ -46,8 +46,17 @@ export interface HandlerEffect {
   readonly input?: unknown;
   /** The client's answers to the tool's declared inputs (a JSON object), when it declares any. */
   readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /** The client asked for progress: forward the handler's reports with `CoreRequest.progress`. */
+  readonly progress?: true;
   readonly timeoutMs: number;
 }
+
+/**
+ * What one progress report became: dropped (a bound or the order refused it), the first event
+ * (send `head`, whose body is the event, and keep the response open), or a later event's bytes.
+ * Once a report was sent, the final reply is the stream's last event: write its body only.
+ */
+export type ProgressEvent = undefined | { readonly kind: 'first'; readonly head: RespondAction } | { readonly kind: 'next'; readonly bytes: Uint8Array };
 
 export type Effect = HttpEffect | HandlerEffect;
 
@@ -355,6 +364,30 @@ export class CoreRequest {
 
   handlerFailure(now: number): Action {
     return this.act(() => this.core.pulse_request_handler_failure(this.req, now));
+  }
+
+  /** A progress report of the pending handler; the core bounds and frames it. */
+  progress(progress: number, total: number | undefined, message: string | undefined, now: number): ProgressEvent {
+    if (this.freed || !this.engine.usable(this.generation)) return undefined;
+    if (typeof progress !== 'number' || (total !== undefined && typeof total !== 'number')) return undefined;
+    const core = this.core;
+    try {
+      const t = total === undefined ? NaN : total;
+      const code =
+        (message === undefined
+          ? core.pulse_request_progress(this.req, progress, t, 0, 0xffffffff, now)
+          : withInput(core, encoder.encode(String(message)), (p, l) => core.pulse_request_progress(this.req, progress, t, p, l, now))) >>> 0;
+      if (code === 0) return undefined;
+      const ptr = core.pulse_output_ptr(this.req) >>> 0;
+      const len = core.pulse_output_len(this.req) >>> 0;
+      const payload = new Uint8Array(core.memory.buffer, ptr, len).slice();
+      if (code === 2) return { kind: 'next', bytes: payload };
+      const head = decodeReply(payload);
+      return code === 1 && head !== undefined ? { kind: 'first', head } : undefined;
+    } catch {
+      this.engine.poison(this.generation);
+      return undefined;
+    }
   }
 
   /** Milliseconds the host may wait for its next event; 0 when already expired. */

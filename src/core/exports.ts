@@ -21,6 +21,7 @@ export interface CoreExports {
   pulse_request_http_failure(req: number, reason: number, now: number): number;
   pulse_request_handler_output(req: number, ptr: number, len: number, now: number): number;
   pulse_request_handler_failure(req: number, now: number): number;
+  pulse_request_progress(req: number, progress: number, total: number, msgPtr: number, msgLen: number, now: number): number;
   pulse_request_timeout_ms(req: number, now: number): number;
   pulse_output_ptr(req: number): number;
   pulse_output_len(req: number): number;
@@ -37,7 +38,7 @@ export const CORE_FUNCTIONS: readonly (keyof CoreExports)[] = [
   'pulse_alloc', 'pulse_dealloc', 'pulse_engine_new', 'pulse_engine_error_ptr', 'pulse_engine_error_len',
   'pulse_engine_free', 'pulse_request_new', 'pulse_request_head', 'pulse_request_body', 'pulse_request_end',
   'pulse_request_abort', 'pulse_request_tick', 'pulse_request_http_response', 'pulse_request_http_failure',
-  'pulse_request_handler_output', 'pulse_request_handler_failure', 'pulse_request_timeout_ms',
+  'pulse_request_handler_output', 'pulse_request_handler_failure', 'pulse_request_progress', 'pulse_request_timeout_ms',
   'pulse_output_ptr', 'pulse_output_len', 'pulse_request_free', 'pulse_engine_check', 'pulse_engine_fault', 'pulse_check_output_ptr',
   'pulse_check_output_len', 'pulse_defaults_ptr', 'pulse_defaults_len',
 ];

@@ -65,6 +65,11 @@ export interface HandlerContext {
    * nested `ctx.call`s.
    */
   readonly inputResponses: Readonly<Record<string, unknown>>;
+  /**
+   * Reports progress when the client asked for it (`_meta.progressToken`); otherwise does nothing.
+   * The core bounds the reports (at most 32, strictly increasing) and drops the rest.
+   */
+  progress(progress: number, total?: number, message?: string): void;
   /** HTTP to a declared backend origin only; no redirects; the body is read within the byte budget. */
   fetch(url: string | URL, init?: ContextFetchInit): Promise<Response>;
   /** A host-provided secret; its value is masked in this request's logs. */
@@ -436,6 +441,7 @@ export function createContext(
   operation: string,
   depth: number,
   inputResponses: Readonly<Record<string, unknown>> = NO_RESPONSES,
+  report: ((progress: number, total?: number, message?: string) => void) | undefined = undefined,
 ): HandlerContext {
   const ctx: HandlerContext = {
     operation,
@@ -443,6 +449,9 @@ export function createContext(
     signal: scope.signal,
     config: env.definition.config,
     inputResponses,
+    progress: (progress, total, message) => {
+      if (report !== undefined && !scope.closed) report(progress, total, message);
+    },
     fetch: (url, init) => governedFetch(env, scope, url, init),
     secret: (name: string) => {
       scope.assertOpen();
@@ -572,7 +581,12 @@ export function createHandlerRunner(definition: RouterDefinition, options: Conte
     async run(
       op: string,
       input: unknown,
-      opts: { timeoutMs: number; signal?: AbortSignal | SignalLike; inputResponses?: Readonly<Record<string, unknown>> },
+      opts: {
+        timeoutMs: number;
+        signal?: AbortSignal | SignalLike;
+        inputResponses?: Readonly<Record<string, unknown>>;
+        progress?: (progress: number, total?: number, message?: string) => void;
+      },
     ): Promise<HandlerOutcome> {
       const target = operations.get(op);
       if (target === undefined || target.handler.kind !== 'javascript') return { ok: false };
@@ -583,7 +597,7 @@ export function createHandlerRunner(definition: RouterDefinition, options: Conte
       const scope = new RequestScope(budgetMs, definition.budgets, opts.signal);
       try {
         const responses = opts.inputResponses === undefined ? NO_RESPONSES : frozenJson(opts.inputResponses);
-        const ctx = createContext(env, scope, op, 0, responses);
+        const ctx = createContext(env, scope, op, 0, responses, opts.progress);
         const out = await scope.race(() => fn(ctx, input === undefined ? {} : input));
         const value = out === undefined ? null : out;
         return isPlainJson(value) ? { ok: true, output: value } : { ok: false };

@@ -3,7 +3,7 @@
  * Only translation lives here; the core decides every status and header.
  */
 import { internalError, type HeaderPair, type RespondAction } from '../../core/engine';
-import { createHostCore, drive, type BodySource, type Departure, type HostCore, type ReadResult } from '../../core/driver';
+import { createHostCore, drive, type BodySource, type Departure, type HostCore, type ReadResult, type StreamSink } from '../../core/driver';
 import type { McpHttpOptions } from '../../options';
 
 export interface McpHttpHandler {
@@ -61,19 +61,52 @@ export function createMcpHttpHandler(options?: McpHttpOptions): McpHttpHandler {
   return { fetch: (request: Request) => serveFetch(host, request) };
 }
 
-/** One Fetch request through `host` (shared by every Fetch-facing binding, e.g. `jsonRpc`). */
+/**
+ * One Fetch request through `host` (shared by every Fetch-facing binding, e.g. `jsonRpc`). A reply
+ * the core streams (handler progress) is returned as soon as its first event exists; the driver
+ * keeps writing into it and closes it with the final response.
+ */
 export async function serveFetch(host: HostCore, request: Request): Promise<Response> {
   const { departure, detach } = departureOf(request.signal);
-  try {
-    const url = new URL(request.url);
-    const headers: HeaderPair[] = [];
-    request.headers.forEach((value, name) => headers.push([name, value]));
-    const body = request.body === null ? null : bodySource(request.body);
-    const outcome = await drive(host, { method: request.method, target: url.pathname + url.search, headers }, body, departure);
-    return toResponse(outcome.response);
-  } catch {
-    return toResponse(internalError());
-  } finally {
-    detach();
-  }
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let started: (r: Response) => void = () => undefined;
+  const streamed = new Promise<Response>((resolve) => (started = resolve));
+  const sink: StreamSink = {
+    start(head) {
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          controller = c;
+          c.enqueue(head.body);
+        },
+      });
+      started(new Response(body, { status: head.status, headers: head.headers.slice() as [string, string][] }));
+    },
+    write(bytes) {
+      controller?.enqueue(bytes);
+    },
+  };
+  const finished = (async (): Promise<Response> => {
+    try {
+      const url = new URL(request.url);
+      const headers: HeaderPair[] = [];
+      request.headers.forEach((value, name) => headers.push([name, value]));
+      const body = request.body === null ? null : bodySource(request.body);
+      const outcome = await drive(host, { method: request.method, target: url.pathname + url.search, headers }, body, departure, sink);
+      if (outcome.streamed) {
+        controller?.enqueue(outcome.response.body);
+        controller?.close();
+        return streamed;
+      }
+      return toResponse(outcome.response);
+    } catch {
+      if (controller !== undefined) {
+        controller.error(new Error('stream failed'));
+        return streamed;
+      }
+      return toResponse(internalError());
+    } finally {
+      detach();
+    }
+  })();
+  return Promise.race([streamed, finished]);
 }

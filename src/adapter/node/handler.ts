@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { internalError, type HeaderPair, type RespondAction } from '../../core/engine';
-import { createHostCore, drive, type BodySource, type Departure, type ReadResult } from '../../core/driver';
+import { createHostCore, drive, type BodySource, type Departure, type ReadResult, type StreamSink } from '../../core/driver';
 import type { McpHttpOptions } from '../../options';
 
 export type McpNodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -119,14 +119,29 @@ export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
     const raw = req.rawHeaders;
     const headers: HeaderPair[] = [];
     for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
-    drive(host, { method: req.method ?? '', target: req.url ?? '', headers }, bodySource(req), departure).then(
+    const sink: StreamSink = {
+      start(head) {
+        const flat: string[] = [];
+        for (const [name, value] of head.headers) flat.push(name, value);
+        res.writeHead(head.status, flat);
+        res.write(head.body);
+      },
+      write(bytes) {
+        res.write(bytes);
+      },
+    };
+    drive(host, { method: req.method ?? '', target: req.url ?? '', headers }, bodySource(req), departure, sink).then(
       (outcome) => {
+        if (outcome.streamed) {
+          res.end(outcome.response.body);
+          return;
+        }
         // Unread input left on the connection must never be drained: close instead. A request
         // Node already received completely (no body, or all of it buffered) needs no close.
         const close = !req.complete && (outcome.response.close || !outcome.bodyComplete);
         if (!outcome.gone) send(req, res, outcome.response, close);
       },
-      () => send(req, res, internalError(), true),
+      () => (res.headersSent ? res.destroy() : send(req, res, internalError(), true)),
     );
   };
 }
