@@ -369,6 +369,7 @@ impl Program {
                     Node::Str { .. } => "string",
                     Node::Enum(_) => "enum",
                     Node::Int { .. } => "integer",
+                    Node::Bool => "boolean",
                     _ => "other",
                 };
                 (kind, f.optional)

@@ -519,6 +519,7 @@ fn dispatch(e: &Inner, kept: &Kept, root: &Value<'_>, remaining: f64, epoch_ms: 
         legacy,
         remaining_ms: remaining,
         epoch_ms,
+        param_headers: &kept.params,
     };
     match serve(&d) {
         Served::Result(result) => {

@@ -56,6 +56,8 @@ pub const NAME_MISSING: &str = "Header mismatch: Mcp-Name is required";
 pub const HEADERS_DISAGREE: &str = "Header mismatch: headers disagree with the body";
 pub const NAME_MALFORMED: &str = "Header mismatch: Mcp-Name is malformed";
 pub const NAME_DISAGREES: &str = "Header mismatch: Mcp-Name disagrees with the body";
+pub const PARAM_HEADER_MISMATCH: &str =
+    "Header mismatch: an Mcp-Param header disagrees with the body";
 
 pub const META_MISSING: &str = "Invalid params: request metadata is missing or malformed";
 pub const LIST_PARAMS: &str = "Invalid params: only _meta is accepted";

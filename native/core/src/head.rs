@@ -36,12 +36,17 @@ pub enum HeadError {
     Malformed,
 }
 
+/// `Mcp-Param-<Name>` headers: a tool parameter mirrored into a header, checked against the body.
+const PARAM_PREFIX: &[u8] = b"mcp-param-";
+
 #[derive(Debug)]
 pub struct Head {
     pub method: Vec<u8>,
     /// The request target without its query.
     pub path: Vec<u8>,
     fields: [Option<Vec<u8>>; 8],
+    /// (lowercase name after the prefix, value), repeated names joined; bounded by the head size.
+    params: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
 impl Head {
@@ -72,6 +77,7 @@ impl Head {
             method: method.to_vec(),
             path: path.to_vec(),
             fields: Default::default(),
+            params: Vec::new(),
         };
         for (name, value) in lines {
             let (name, value) = (name.as_ref(), trim(value.as_ref()));
@@ -93,6 +99,17 @@ impl Head {
                     }
                     slot => *slot = Some(value.to_vec()),
                 }
+            } else if name.len() > PARAM_PREFIX.len()
+                && name[..PARAM_PREFIX.len()].eq_ignore_ascii_case(PARAM_PREFIX)
+            {
+                let suffix = name[PARAM_PREFIX.len()..].to_ascii_lowercase();
+                match head.params.iter_mut().find(|(n, _)| *n == suffix) {
+                    Some((_, joined)) => {
+                        joined.extend_from_slice(b", ");
+                        joined.extend_from_slice(value);
+                    }
+                    None => head.params.push((suffix, value.to_vec())),
+                }
             }
         }
         if size > MAX_HEAD_BYTES {
@@ -112,6 +129,7 @@ impl Head {
             version: take(Field::ProtocolVersion),
             method: take(Field::McpMethod),
             name: take(Field::McpName),
+            params: std::mem::take(&mut self.params),
         }
     }
 }
@@ -122,6 +140,8 @@ pub struct Kept {
     pub version: Option<Box<[u8]>>,
     pub method: Option<Box<[u8]>>,
     pub name: Option<Box<[u8]>>,
+    /// `Mcp-Param-*` headers: (lowercase name after the prefix, value).
+    pub params: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
 /// Optional whitespace around a field value (RFC 9110 OWS; a stray CR is dropped too).

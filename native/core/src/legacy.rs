@@ -116,6 +116,7 @@ mod tests {
             version: version.map(|v| v.as_bytes().into()),
             method: None,
             name: None,
+            params: Vec::new(),
         }
     }
 

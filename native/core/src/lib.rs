@@ -27,6 +27,7 @@ pub mod entry;
 pub mod envelope;
 pub mod errors;
 pub mod head;
+pub mod header_params;
 pub mod hmac;
 pub mod json;
 pub mod jsonrpc;

@@ -6,6 +6,7 @@ use crate::codec::{self, Program, MAX_NODES};
 use crate::content;
 use crate::corpus::Corpus;
 use crate::effect::HttpMethod;
+use crate::header_params::{self, HeaderParam};
 use crate::json::{self, Object, Value};
 use crate::limits::Limits;
 use crate::mrtr::Inputs;
@@ -58,6 +59,8 @@ pub struct Op {
     pub content: bool,
     /// Input the client must provide (rounds of elicitation, sampling, roots) before the handler runs.
     pub inputs: Option<Inputs>,
+    /// Input fields mirrored into `Mcp-Param-*` headers.
+    pub header_params: Vec<HeaderParam>,
     pub handler: Handler,
 }
 
@@ -349,7 +352,9 @@ fn tool(
     let named = |e: &'static str| (Some(name.clone()), e);
     known_keys(
         &o,
-        &["name", "input", "output", "content", "inputs", "handler"],
+        &[
+            "name", "input", "output", "content", "inputs", "headers", "handler",
+        ],
         "tools: tool has unknown members",
     )
     .map_err(named)?;
@@ -380,12 +385,17 @@ fn tool(
         None | Some(Value::Null) => None,
         Some(v) => Some(Inputs::parse(v).map_err(named)?),
     };
+    let header_params = match o.get("headers") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(v) => header_params::parse(v, input.as_ref()).map_err(named)?,
+    };
     let mut op = Op {
         name: name.clone(),
         input,
         output,
         content,
         inputs,
+        header_params,
         handler: Handler::JavaScript,
     };
     op.handler =

@@ -63,6 +63,8 @@ pub struct Dispatch<'a> {
     pub remaining_ms: f64,
     /// Wall-clock milliseconds since the Unix epoch (NaN when the host gave none).
     pub epoch_ms: f64,
+    /// `Mcp-Param-*` headers: (lowercase name after the prefix, value).
+    pub param_headers: &'a [(Vec<u8>, Vec<u8>)],
 }
 
 /// What a method produced; the engine frames it with the id and enforces the budgets.
@@ -288,6 +290,9 @@ fn tools_call<'a>(d: &Dispatch<'a>) -> Served<'a> {
     let name = name.as_str();
     if d.legacy {
         return Served::Tool(tools.call(&name, arguments, d.remaining_ms));
+    }
+    if let Err(e) = tools.check_header_params(&name, arguments.as_ref(), d.param_headers) {
+        return Served::Error(e);
     }
     let prepared = match tools.prepare(&name, arguments) {
         Err(step) => return Served::Tool(*step),

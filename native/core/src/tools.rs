@@ -4,6 +4,7 @@ use crate::codec::{self, CodecError, Program};
 use crate::content;
 use crate::corpus::Corpus;
 use crate::effect::{self, Answer, Effect, HandlerAnswer, HttpVerdict};
+use crate::header_params;
 use crate::json::{self, Value};
 use crate::limits::Limits;
 use crate::manifest::{self, CorpusAction, Handler, Op};
@@ -221,6 +222,20 @@ impl Tools {
     /// Runs a prepared call; `responses` is the JSON object of gathered input responses.
     pub fn run(&self, p: Prepared<'_>, responses: Option<Vec<u8>>, remaining_ms: f64) -> Step {
         step(self.dispatch(p.op, p.input, responses, remaining_ms))
+    }
+
+    /// Holds the `Mcp-Param-*` headers of a call to agreement with its arguments (an unknown tool
+    /// has none; it is refused later).
+    pub fn check_header_params(
+        &self,
+        name: &str,
+        arguments: Option<&Value<'_>>,
+        headers: &[(Vec<u8>, Vec<u8>)],
+    ) -> Result<(), crate::errors::RpcError> {
+        match self.find(name) {
+            Some(idx) => header_params::check(&self.ops[idx].header_params, arguments, headers),
+            None => Ok(()),
+        }
     }
 
     pub fn declares_inputs(&self) -> bool {

@@ -569,3 +569,75 @@ fn without_a_token_or_a_report_the_reply_stays_json() {
     );
     assert!(quiet.reply().unwrap().body.starts_with(b"{\"jsonrpc\""));
 }
+
+#[test]
+fn mcp_param_headers_must_agree_with_the_body() {
+    let config = r#"{"tools":{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,
+      "list":"[{\"name\":\"route\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\",\"x-mcp-header\":\"Region\"}}}}]",
+      "tools":[{"name":"route","input":[["string",0,null],["object",0,[["region",0,1]]]],"output":null,"headers":[["region","Region"]],"handler":{"kind":"static"}}],"corpora":{}}}"#;
+    let engine = Engine::new(config.as_bytes()).unwrap();
+    let send = |arguments: &str, header: Option<&str>| -> (u16, String) {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"route","arguments":{},{}}}}}"#,
+            arguments, META
+        );
+        let mut lines = vec![
+            ("accept", "application/json, text/event-stream"),
+            ("content-type", "application/json"),
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", "route"),
+        ];
+        if let Some(h) = header {
+            lines.push(("MCP-PARAM-region", h));
+        }
+        let mut req = engine.request(0.0);
+        req.head(b"POST", b"/mcp", lines, 0.0);
+        req.body(body.as_bytes(), 0.0);
+        req.end(0.0);
+        let r = req.reply().unwrap();
+        (r.status, String::from_utf8(r.body.clone()).unwrap())
+    };
+    for (arguments, header, status, code) in [
+        (
+            r#"{"region":"Hello"}"#,
+            Some("=?base64?SGVsbG8=?="),
+            200,
+            None,
+        ),
+        (r#"{"region":"us-west1"}"#, Some("us-west1"), 200, None),
+        ("{}", None, 200, None),
+        (
+            r#"{"region":"Hello"}"#,
+            Some("=?base64?SGVsbG8?="),
+            400,
+            Some(-32020),
+        ),
+        (
+            r#"{"region":"Hello"}"#,
+            Some("=?base64?SGV*bG8=?="),
+            400,
+            Some(-32020),
+        ),
+        (r#"{"region":"Hello"}"#, None, 400, Some(-32020)),
+        ("{}", Some("Hello"), 400, Some(-32020)),
+        (r#"{"region":"Hello"}"#, Some("World"), 400, Some(-32020)),
+    ] {
+        let (s, body) = send(arguments, header);
+        assert_eq!(
+            (s, error_code(&body)),
+            (status, code),
+            "{} {:?}: {}",
+            arguments,
+            header,
+            body
+        );
+        if code.is_some() {
+            assert!(
+                body.contains("an Mcp-Param header disagrees with the body"),
+                "{}",
+                body
+            );
+        }
+    }
+}
