@@ -3,8 +3,10 @@
 # Runs every suite, keeps going after failures, sums the counts of all suites and prints exactly one
 # final line `N passed, N failed`; exits non-zero when anything failed.
 #   suites: toolchain set-up, build, cargo test (native/), committed-artifact check, vitest on the
-#   machine's Node, vitest on Node 24 (npm `node` package), and `npm run diff` / `npm run qualify`
-#   when package.json defines them.
+#   machine's Node and on Node 24 (npm `node` package), the harness's own tests (reported apart:
+#   they check test data and tooling, not the product), `npm run diff` and `npm run qualify`.
+# Counts are honest: a skipped, pending or todo test is a failure, a suite that prints no summary is
+# a failure, and a suite whose npm script is missing is a failure.
 # Per-suite logs and reports go to .test-results/.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -14,7 +16,7 @@ mkdir -p "$OUT"
 PASSED=0
 FAILED=0
 NODE24_SPEC=${PULSE_NODE24:-node@24}
-OPTIONAL_TIMEOUT=${PULSE_OPTIONAL_TIMEOUT:-600}
+SCRIPT_TIMEOUT=${PULSE_SCRIPT_TIMEOUT:-900}
 
 count() { # suite passed failed
   PASSED=$((PASSED + $2))
@@ -39,28 +41,41 @@ vitest_counts() { # report.json
     let r;
     try { r = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); } catch { console.log("0 1"); process.exit(0); }
     const broken = (r.testResults || []).filter((f) => f.status === "failed" && (f.assertionResults || []).length === 0).length;
-    console.log(`${r.numPassedTests || 0} ${(r.numFailedTests || 0) + broken}`);
+    // Skipped, pending and todo tests prove nothing: they count as failures.
+    const idle = (r.numPendingTests || 0) + (r.numTodoTests || 0);
+    console.log(`${r.numPassedTests || 0} ${(r.numFailedTests || 0) + broken + idle}`);
   ' "$1"
 }
 
-vitest_suite() { # suite report node-command...
+vitest_suite() { # suite report node-command... -- vitest-arguments...
   local suite=$1 report=$2
   shift 2
+  local cmd=()
+  while [ "$1" != "--" ]; do cmd+=("$1"); shift; done
+  shift
   rm -f "$report"
-  "$@" run --exclude test/core/artifacts.test.ts --reporter=default --reporter=json --outputFile.json="$report" \
+  "${cmd[@]}" run "$@" --reporter=default --reporter=json --outputFile.json="$report" \
     >"$OUT/$suite.log" 2>&1
   local rc=$?
   read -r p f < <(vitest_counts "$report")
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # crashed without a report of failures
-  if [ "$f" -ne 0 ]; then grep -E '(FAIL|×|✗| Error:)' "$OUT/$suite.log" | head -n 60 | sed 's/^/   | /'; fi
+  if [ "$f" -ne 0 ]; then grep -E '(FAIL|×|✗|↓| skipped| Error:)' "$OUT/$suite.log" | head -n 60 | sed 's/^/   | /'; fi
   count "$suite" "$p" "$f"
 }
 
-# Optional suites: counted from their own last "N passed, N failed…" line, else by exit status.
-optional_suite() { # script-name
+# Product suites: everything but the committed-artifact check (run once, below) and the harness.
+PRODUCT=(--exclude test/core/artifacts.test.ts --exclude 'test/harness/**')
+
+# Script suites: counted from their own last "N passed, N failed…" line, else by exit status. A
+# missing script is a failure, never a silent skip.
+script_suite() { # script-name
   local name=$1
-  if ! node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$name"; then return; fi
-  timeout "$OPTIONAL_TIMEOUT" npm run --silent "$name" >"$OUT/$name.log" 2>&1
+  if ! node -e 'process.exit(require("./package.json").scripts?.[process.argv[1]] ? 0 : 1)' "$name"; then
+    echo "   | package.json has no \"$name\" script"
+    count "npm run $name" 0 1
+    return
+  fi
+  timeout "$SCRIPT_TIMEOUT" npm run --silent "$name" >"$OUT/$name.log" 2>&1
   local rc=$?
   local line
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$OUT/$name.log" | tail -n 1)
@@ -88,9 +103,11 @@ unit build "$OUT/build.log" npm run --silent build
 # 3. Rust unit tests with rustup's cargo on the host.
 CARGO_BIN=${CARGO:-$HOME/.cargo/bin/cargo}
 [ -x "$CARGO_BIN" ] || CARGO_BIN=cargo
-(cd native && "$CARGO_BIN" test --color never) >"$OUT/cargo-test.log" 2>&1
+(cd native && "$CARGO_BIN" test --no-fail-fast --color never) >"$OUT/cargo-test.log" 2>&1
 rc=$?
-read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$OUT/cargo-test.log")
+# Summed over every test binary and the doc-tests; ignored tests count as failures.
+read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/ || $(i+1) ~ /^ignored/) f += $i } } END { print p + 0, f + 0 }' "$OUT/cargo-test.log")
+if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; echo '   | cargo test printed no summary'; fi
 if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; tail -n 30 "$OUT/cargo-test.log" | sed 's/^/   | /'; fi
 if [ "$f" -ne 0 ]; then grep -E '^test .* FAILED$|panicked at' "$OUT/cargo-test.log" | head -n 40 | sed 's/^/   | /'; fi
 count 'cargo test' "$p" "$f"
@@ -106,19 +123,22 @@ if [ "$f" -ne 0 ]; then tail -n 30 "$OUT/artifacts.log" | sed 's/^/   | /'; fi
 count 'artifact check' "$p" "$f"
 
 # 5. vitest on this machine's Node.
-vitest_suite "vitest-node$(node -p 'process.versions.node.split(".")[0]')" "$OUT/vitest-node.json" npx vitest
+vitest_suite "vitest-node$(node -p 'process.versions.node.split(".")[0]')" "$OUT/vitest-node.json" npx vitest -- "${PRODUCT[@]}"
 
 # 6. The same suites on Node 24 from the npm `node` package (cached after the first run).
 if npx -y -p "$NODE24_SPEC" node --version >"$OUT/node24-version.log" 2>&1; then
-  vitest_suite vitest-node24 "$OUT/vitest-node24.json" npx -y -p "$NODE24_SPEC" node node_modules/vitest/vitest.mjs
+  vitest_suite vitest-node24 "$OUT/vitest-node24.json" npx -y -p "$NODE24_SPEC" node node_modules/vitest/vitest.mjs -- "${PRODUCT[@]}"
 else
   tail -n 5 "$OUT/node24-version.log" | sed 's/^/   | /'
   count vitest-node24 0 1
 fi
 
-# 7. Suites other parts of the project add later, run when their scripts exist.
-optional_suite diff
-optional_suite qualify
+# 7. The harness's own tests (table data, qualification tooling), apart from the product's.
+vitest_suite harness "$OUT/harness.json" npx vitest -- test/harness
+
+# 8. Across targets and against real clients.
+script_suite diff
+script_suite qualify
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

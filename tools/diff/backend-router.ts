@@ -1,12 +1,15 @@
 /**
  * The differential run's backend-call router: every governed outcome of a `backend` handler against
  * the loopback origin (origin.mjs on ORIGIN_PORT) and a loopback port nothing listens on.
- * Ports are fixed because backend URLs are compiled into the manifest (and so into the Native binary).
+ * Ports are fixed for a run because backend URLs are compiled into the manifest (and so into the
+ * Native binary); `PULSE_TEST_PORT_BASE` (default 7681) moves both, so two checkouts can run at once.
  */
 import { EntityRouter, codec, handlers } from '../../src/pulse';
 
-export const ORIGIN_PORT = 7681;
-export const CLOSED_PORT = 7682;
+const BASE = Number(process.env.PULSE_TEST_PORT_BASE ?? 7681);
+if (!Number.isInteger(BASE) || BASE < 1024 || BASE > 65534) throw new Error('PULSE_TEST_PORT_BASE: must be an integer port from 1024 to 65534');
+export const ORIGIN_PORT = BASE;
+export const CLOSED_PORT = BASE + 1;
 
 const reply = codec.object({ ok: codec.boolean(), path: codec.string({ maxLength: 64 }), echo: codec.optional(codec.string({ maxLength: 256 })) });
 const input = codec.object({ q: codec.string({ maxLength: 256 }) });

@@ -6,7 +6,9 @@
  *   workerd  createMcpHttpHandler inside workerd (miniflare), the core imported as a WebAssembly.Module
  *   js       the Fastly JavaScript package (bin/js/main.wasm) in the Node Native host, when built
  * — comparing status, content-type, cache-control, allow, www-authenticate and the body bytes.
- * Differences not in tools/diff/allowlist.json (each with a justification) fail the run.
+ * Differences not in tools/diff/allowlist.json (each with a justification) fail the run, and so do a
+ * target that does not answer (never agreement, even when another target is silent too) and a
+ * target whose build is stale and cannot be rebuilt. `PULSE_TEST_PORT_BASE` moves the backend ports.
  */
 import { createServer, type Server } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -26,6 +28,8 @@ import { ROOT, WORK, run, nativeSourcesHash, nativeBuildKey, bundleJsEntry, bund
 import { preinitialize } from '../../scripts/edge-build.mjs';
 
 type Target = 'node' | 'native' | 'workerd' | 'js';
+/** What a target that did not answer "says": a failure wherever it appears. */
+const NO_RESPONSE = 'no response';
 const FIELDS = ['status', 'content-type', 'cache-control', 'allow', 'www-authenticate', 'body'] as const;
 type Field = (typeof FIELDS)[number];
 type Observed = Record<Field, string>;
@@ -160,7 +164,7 @@ async function observe(port: number, c: Case): Promise<Observed> {
   const t = performance.now();
   const res = await exchange(port, req, c.timeoutMs ?? 5000, stallAfterBytes);
   if (verbose) log(`    ${c.name} @${port}: ${(performance.now() - t).toFixed(0)} ms`);
-  if (!res) return { status: 'no response', 'content-type': '', 'cache-control': '', allow: '', 'www-authenticate': '', body: '' };
+  if (!res) return { status: NO_RESPONSE, 'content-type': '', 'cache-control': '', allow: '', 'www-authenticate': '', body: '' };
   return {
     status: String(res.status),
     'content-type': res.headers['content-type'] ?? '',
@@ -253,7 +257,10 @@ async function main() {
       const h = await startHost({ wasm: jsWasm, toml, addr: '127.0.0.1:0', workers: 2, requestTimeoutMs: 60000 });
       jsPort = h.port;
       closers.push(() => h.close());
-    } else notes.push('js: bin/js/main.wasm not built (npm run edge:build:js, or npm run diff -- --with-js), target skipped');
+    }
+    // A package that exists (or was asked for) but is not current cannot be compared: that fails.
+    const jsStale = !jsCurrent && (existsSync(jsWasm) || argv.includes('--with-js'));
+    if (!jsCurrent && !jsStale) notes.push('js: bin/js/main.wasm not built (npm run edge:build:js, or npm run diff -- --with-js), target skipped');
 
     const portOf = (t: Target, p: string): number | undefined =>
       t === 'node' ? nodePorts.get(p) : t === 'native' ? nativePorts.get(p) : t === 'workerd' ? wd.port : p === 'example' ? jsPort : undefined;
@@ -289,16 +296,21 @@ async function main() {
         const row = table.get(`${a} ↔ ${b}`) ?? { agree: 0, total: 0, allowed: 0 };
         row.total++;
         const diff = FIELDS.filter((f) => x[f] !== y[f]);
-        if (!diff.length) row.agree++;
+        const silent = x.status === NO_RESPONSE || y.status === NO_RESPONSE;
+        if (!diff.length && !silent) row.agree++;
         else if (a === 'node' && diff.every((f) => allowed(c, b, f))) row.allowed++;
         table.set(`${a} ↔ ${b}`, row);
       }
       const ref = got.node!;
+      if (ref.status === NO_RESPONSE) {
+        failed++;
+        failures.push(`  ✗ [node] ${c.name}\n      no response`);
+      }
       for (const t of targets) {
         if (t === 'node' || !got[t]) continue;
         const o = got[t]!;
         const diff = FIELDS.filter((f) => o[f] !== ref[f]);
-        const bad = diff.filter((f) => !allowed(c, t, f));
+        const bad = o.status === NO_RESPONSE ? ['status' as const] : diff.filter((f) => !allowed(c, t, f));
         for (const e of allow) if (e.case === c.name && e.targets.includes(t) && diff.some((f) => e.fields.includes(f))) usedAllow.add(e);
         if (bad.length) {
           failed++;
@@ -315,6 +327,10 @@ async function main() {
     if (verbose) for (const c of corpus) log(`  ${c.name}: ${targets.map((t) => `${t}=${results.get(c.name)![t]?.status ?? '-'}`).join(' ')}`);
     const unused = allow.filter((e) => !usedAllow.has(e) && corpus.some((c) => c.name === e.case));
     for (const e of unused) log(`note: allow-list entry not needed any more: ${e.case} [${e.targets.join(', ')}]`);
+    if (jsStale) {
+      failed++;
+      failures.push('  ✗ [js] bin/js/main.wasm is stale and could not be rebuilt: the target was not compared');
+    }
     if (failures.length) {
       log('');
       log('differences not in tools/diff/allowlist.json:');
