@@ -3,19 +3,40 @@
  * head; the core counts and judges the body as it streams.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { internalError, type HeaderPair, type RespondAction } from '../../core/engine';
+import type { EventEmitter } from 'node:events';
+import type { Duplex } from 'node:stream';
+import { internalError, type HeaderPair, type HostFault, type RespondAction } from '../../core/engine';
 import { createHostCore, drive, type BodySource, type Departure, type ReadResult, type StreamSink } from '../../core/driver';
 import type { McpHttpOptions } from '../../options';
 
-export type McpNodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+/**
+ * An `http.createServer` request listener. `clientError` answers what Node's own HTTP parser refuses
+ * (an interrupted body, malformed framing, an oversized head) with the core's fixed replies; the
+ * listener attaches it to its server on the first request, and a server that may see such a fault
+ * before any request should attach it itself: `server.on('clientError', handler.clientError)`.
+ */
+export interface McpNodeHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  readonly clientError: (err: Error & { code?: string }, socket: Duplex) => void;
+}
 
 /**
  * Lingering close after an early answer: the reply and a FIN go out, then unread input is read and
- * discarded for at most this long / this many bytes, so the client's TCP stack does not receive a
- * reset (which can discard the reply) while it is still sending. Never an unbounded drain.
+ * discarded for at most this long and at most a small multiple of the request limit (never over
+ * 1 MiB), so the client's TCP stack does not receive a reset (which can discard the reply) while it
+ * is still sending. Never an unbounded drain.
  */
 const LINGER_MS = 2000;
-const LINGER_BYTES = 64 * 1024 * 1024;
+const LINGER_FACTOR = 4;
+const LINGER_CAP = 1024 * 1024;
+
+/** Node parser errors and the fault the core answers for each; others are malformed framing. */
+const FAULTS: Readonly<Record<string, HostFault>> = {
+  HPE_HEADER_OVERFLOW: 'headTooLarge',
+  // The connection ended (or timed out) before the declared body did.
+  HPE_INVALID_EOF_STATE: 'bodyInterrupted',
+  ERR_HTTP_REQUEST_TIMEOUT: 'bodyInterrupted',
+};
 
 const DONE: ReadResult = { done: true };
 const FAILED: ReadResult = { error: true };
@@ -77,24 +98,52 @@ function departureOf(res: ServerResponse): Departure {
   return state;
 }
 
-function lingerClose(req: IncomingMessage): void {
-  const socket = req.socket;
+/**
+ * Reads and discards what the client still sends, within the linger bounds, then closes. Bytes are
+ * counted on the socket: Node stops handing a finished request's body to its listeners.
+ */
+function linger(socket: Duplex & { bytesRead?: number }, maxBytes: number): void {
   // Node ends a `connection: close` socket after the reply and destroys it once the FIN is out;
   // keep only the read side open a little longer (listener added by socket.destroySoon()).
-  socket.removeListener('finish', socket.destroy);
+  socket.removeListener('finish', (socket as Duplex & { destroy(): void }).destroy);
   if (!socket.writableEnded) socket.end();
-  let seen = 0;
+  const start = socket.bytesRead ?? 0;
   const timer = setTimeout(() => socket.destroy(), LINGER_MS);
   timer.unref();
   socket.once('close', () => clearTimeout(timer));
-  req.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > LINGER_BYTES) socket.destroy();
+  socket.on('data', () => {
+    if ((socket.bytesRead ?? 0) - start > maxBytes) socket.destroy();
   });
-  req.resume();
+  socket.resume();
 }
 
-function send(req: IncomingMessage, res: ServerResponse, action: RespondAction, close: boolean): void {
+/** The linger drain bound for a request limit. */
+function lingerBytes(requestBytes: number): number {
+  return Math.min(LINGER_FACTOR * requestBytes, LINGER_CAP);
+}
+
+/** The request target as the core reads it: an absolute-form target becomes its path and query. */
+function originForm(target: string): string {
+  if (target.startsWith('/') || !/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return target;
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return target;
+  }
+}
+
+/** The head and body of a reply record as HTTP/1.1 bytes, for a socket with no response object. */
+function rawReply(action: RespondAction): Buffer {
+  let head = `HTTP/1.1 ${action.status} ${STATUS_TEXT[action.status] ?? 'Error'}\r\n`;
+  for (const [name, value] of action.headers) head += `${name}: ${value}\r\n`;
+  head += `content-length: ${action.body.length}\r\nconnection: close\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), action.body]);
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error' };
+
+function send(req: IncomingMessage, res: ServerResponse, action: RespondAction, close: boolean, lingerMax: number): void {
   if (res.headersSent || res.destroyed) return;
   const flat: string[] = [];
   let hasLength = false;
@@ -106,7 +155,7 @@ function send(req: IncomingMessage, res: ServerResponse, action: RespondAction, 
   if (close) {
     req.pause();
     flat.push('connection', 'close');
-    res.on('finish', () => lingerClose(req));
+    res.on('finish', () => linger(req.socket, lingerMax));
   }
   res.writeHead(action.status, flat);
   res.end(action.body.length > 0 ? action.body : undefined);
@@ -114,7 +163,27 @@ function send(req: IncomingMessage, res: ServerResponse, action: RespondAction, 
 
 export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
   const host = createHostCore(options);
-  return (req, res) => {
+  const lingerMax = lingerBytes(host.requestBytes);
+  const attached = new WeakSet<EventEmitter>();
+
+  const clientError = (err: Error & { code?: string }, socket: Duplex): void => {
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    // A client gone, or a reply already on its way: nothing can be said on this socket any more.
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
+    const reply = host.engine.fault(FAULTS[err.code ?? ''] ?? 'malformedFraming');
+    socket.write(rawReply(reply));
+    linger(socket, lingerMax);
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const server = (req.socket as { server?: EventEmitter }).server;
+    if (server !== undefined && !attached.has(server)) {
+      attached.add(server);
+      if (!server.listeners('clientError').includes(clientError)) server.on('clientError', clientError);
+    }
     const departure = departureOf(res);
     const raw = req.rawHeaders;
     const headers: HeaderPair[] = [];
@@ -130,7 +199,7 @@ export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
         res.write(bytes);
       },
     };
-    drive(host, { method: req.method ?? '', target: req.url ?? '', headers }, bodySource(req), departure, sink).then(
+    drive(host, { method: req.method ?? '', target: originForm(req.url ?? ''), headers }, bodySource(req), departure, sink).then(
       (outcome) => {
         if (outcome.streamed) {
           res.end(outcome.response.body);
@@ -139,9 +208,10 @@ export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
         // Unread input left on the connection must never be drained: close instead. A request
         // Node already received completely (no body, or all of it buffered) needs no close.
         const close = !req.complete && (outcome.response.close || !outcome.bodyComplete);
-        if (!outcome.gone) send(req, res, outcome.response, close);
+        if (!outcome.gone) send(req, res, outcome.response, close, lingerMax);
       },
-      () => (res.headersSent ? res.destroy() : send(req, res, internalError(), true)),
+      () => (res.headersSent ? res.destroy() : send(req, res, internalError(), true, lingerMax)),
     );
   };
+  return Object.assign(handler, { clientError });
 }
