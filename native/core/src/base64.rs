@@ -48,6 +48,25 @@ pub fn decode(s: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// The text inside `=?base64?…?=` (prefix without regard to case), the encoded form of header
+/// values that are not plain visible ASCII; `None` when `v` is not in that form.
+pub fn encoded_word(v: &[u8]) -> Option<&[u8]> {
+    const PREFIX: &[u8] = b"=?base64?";
+    let framed = v.len() >= PREFIX.len() + 2
+        && v[..PREFIX.len()].eq_ignore_ascii_case(PREFIX)
+        && v.ends_with(b"?=");
+    if framed {
+        Some(&v[PREFIX.len()..v.len() - 2])
+    } else {
+        None
+    }
+}
+
+/// Plain visible ASCII (space included), the other form of such header values.
+pub fn is_visible_ascii(v: &[u8]) -> bool {
+    v.iter().all(|&b| (0x20..0x7f).contains(&b))
+}
+
 const URL_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// Unpadded base64url (RFC 4648 §5): the form of sealed request state.

@@ -63,6 +63,9 @@ pub struct Config {
     pub tools: Option<Tools>,
     pub resources: Option<Resources>,
     pub prompts: Option<Prompts>,
+    /// Some prompt argument or template variable declares completion values (computed once: the
+    /// method table asks on every request).
+    pub completions: bool,
     pub list_cache: ListCache,
     /// Seals the `requestState` of multi-round requests; `None` when nothing declares inputs.
     pub state_key: Option<StateKey>,
@@ -150,6 +153,8 @@ impl Config {
         if declares_inputs && state_key.is_none() {
             return Err("requestStateKey: required (at least 32 bytes) when a tool or prompt declares inputs; or set unsealedRequestState: true to accept unsigned, untrusted state".to_string());
         }
+        let completions = matches!(&prompts, Some(p) if p.has_completions())
+            || matches!(&resources, Some(r) if r.has_completions());
         let list_cache = parse_list_cache(
             present(root.get("listCacheTtlMs")),
             present(root.get("listCacheScope")),
@@ -164,6 +169,7 @@ impl Config {
             jsonrpc,
             tools,
             resources,
+            completions,
             prompts,
             list_cache,
             state_key,

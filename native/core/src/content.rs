@@ -23,10 +23,7 @@ fn optional(out: &mut Vec<u8>, o: &Object<'_>, key: &str) -> Result<(), ContentE
     match o.get(key) {
         None | Some(Value::Null) => Ok(()),
         Some(Value::String(s)) => {
-            out.push(b',');
-            write::string(out, key);
-            out.push(b':');
-            write::string(out, &s.as_str());
+            write::member(out, key, &s.as_str());
             Ok(())
         }
         Some(_) => Err(match key {
@@ -45,10 +42,7 @@ fn required(
     missing: ContentError,
 ) -> Result<(), ContentError> {
     let s = string(o, key).ok_or(missing)?;
-    out.push(b',');
-    write::string(out, key);
-    out.push(b':');
-    write::string(out, &s.as_str());
+    write::member(out, key, &s.as_str());
     Ok(())
 }
 
@@ -62,10 +56,7 @@ fn base64_member(
     if !base64::is_padded(s.as_str().as_bytes()) {
         return Err(bad);
     }
-    out.push(b',');
-    write::string(out, key);
-    out.push(b':');
-    write::string(out, &s.as_str());
+    write::member(out, key, &s.as_str());
     Ok(())
 }
 
@@ -80,10 +71,7 @@ pub fn resource_contents(out: &mut Vec<u8>, v: Value<'_>) -> Result<(), ContentE
     write::string(out, &uri.as_str());
     optional(out, &o, "mimeType")?;
     match (o.get("text"), o.get("blob")) {
-        (Some(Value::String(t)), None) => {
-            out.extend_from_slice(b",\"text\":");
-            write::string(out, &t.as_str());
-        }
+        (Some(Value::String(t)), None) => write::member(out, "text", &t.as_str()),
         (None, Some(_)) => base64_member(out, &o, "blob", "resource.blob must be padded base64")?,
         _ => return Err("resource needs exactly one of text (a string) and blob"),
     }

@@ -96,10 +96,7 @@ impl<'a> Entry<'a> {
     pub fn write_optional(&self, out: &mut Vec<u8>, keys: &[&str]) -> Result<(), ConfigError> {
         for key in keys {
             if let Some(v) = self.optional_string(key)? {
-                out.push(b',');
-                crate::json::write::string(out, key);
-                out.push(b':');
-                crate::json::write::string(out, &v);
+                crate::json::write::member(out, key, &v);
             }
         }
         Ok(())

@@ -83,25 +83,17 @@ fn mismatch() -> RpcError {
     RpcError::new(400, HEADER_MISMATCH, errors::PARAM_HEADER_MISMATCH)
 }
 
-/// A header value: `=?base64?<padded base64 of UTF-8>?=` (prefix without regard to case), else the
-/// visible ASCII text itself; a value with only the prefix or only the suffix is literal.
+/// A header value: `=?base64?<padded base64 of UTF-8>?=`, else the visible ASCII text itself; a
+/// value with only the prefix or only the suffix is literal. Stricter than `Mcp-Name` (padding
+/// required), as the custom-header rules ask.
 fn decode(v: &[u8]) -> Option<Vec<u8>> {
-    const PREFIX: &[u8] = b"=?base64?";
-    if v.len() >= PREFIX.len() + 2
-        && v[..PREFIX.len()].eq_ignore_ascii_case(PREFIX)
-        && v.ends_with(b"?=")
-    {
-        let inner = &v[PREFIX.len()..v.len() - 2];
-        if !base64::is_padded(inner) {
-            return None;
-        }
-        let bytes = base64::decode(inner)?;
-        return String::from_utf8(bytes).ok().map(String::into_bytes);
-    }
-    if v.iter().all(|&b| (0x20..0x7f).contains(&b)) {
-        Some(v.to_vec())
-    } else {
-        None
+    match base64::encoded_word(v) {
+        Some(inner) if base64::is_padded(inner) => String::from_utf8(base64::decode(inner)?)
+            .ok()
+            .map(String::into_bytes),
+        Some(_) => None,
+        None if base64::is_visible_ascii(v) => Some(v.to_vec()),
+        None => None,
     }
 }
 

@@ -208,10 +208,7 @@ impl Capability {
             Capability::Tools => config.tools.is_some(),
             Capability::Resources => config.resources.is_some(),
             Capability::Prompts => config.prompts.is_some(),
-            Capability::Completions => {
-                matches!(&config.prompts, Some(p) if p.has_completions())
-                    || matches!(&config.resources, Some(r) if r.has_completions())
-            }
+            Capability::Completions => config.completions,
         }
     }
 

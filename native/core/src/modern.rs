@@ -91,16 +91,12 @@ pub fn is_modern(kept: &Kept, env: &Envelope<'_>) -> bool {
 
 /// `Mcp-Name`: plain visible ASCII, or `=?base64?<base64 of UTF-8>?=`.
 pub fn decode_name(v: &[u8]) -> Option<Cow<'_, [u8]>> {
-    const PREFIX: &[u8] = b"=?base64?";
-    if v.len() >= PREFIX.len() + 2
-        && v[..PREFIX.len()].eq_ignore_ascii_case(PREFIX)
-        && v.ends_with(b"?=")
-    {
-        let bytes = base64::decode(&v[PREFIX.len()..v.len() - 2])?;
+    if let Some(inner) = base64::encoded_word(v) {
+        let bytes = base64::decode(inner)?;
         std::str::from_utf8(&bytes).ok()?;
         return Some(Cow::Owned(bytes));
     }
-    if v.iter().all(|&b| (0x20..0x7f).contains(&b)) {
+    if base64::is_visible_ascii(v) {
         Some(Cow::Borrowed(v))
     } else {
         None

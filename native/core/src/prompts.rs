@@ -42,7 +42,7 @@ struct Message {
 }
 
 pub struct Prompt {
-    pub name: String,
+    name: String,
     /// Input the client must provide before the messages are rendered.
     pub inputs: Option<Inputs>,
     description: Option<String>,

@@ -1,6 +1,8 @@
 //! Declared resources: static resources (text or blob) and URI templates with RFC 6570 level-1
 //! `{var}` expressions whose text is filled from the matched URI. Everything is prebuilt at
 //! construction; a read is a lookup and, for a template, one substitution.
+use std::borrow::Cow;
+
 use crate::config::ConfigError;
 use crate::entry::{self, Entry};
 use crate::json::{write, Value};
@@ -188,26 +190,37 @@ pub fn substitute<'v>(text: &str, lookup: impl Fn(&str) -> Option<&'v str>) -> S
     out
 }
 
-fn contents(uri: &str, mime_type: Option<&str>, text: Option<&str>, blob: Option<&str>) -> Vec<u8> {
+/// The `contents` array of one read; `body` is `("text", …)` or `("blob", …)`.
+fn contents(uri: &str, mime_type: Option<&str>, body: (&str, &str)) -> Vec<u8> {
     let mut out = b"[{\"uri\":".to_vec();
     write::string(&mut out, uri);
     if let Some(m) = mime_type {
-        out.extend_from_slice(b",\"mimeType\":");
-        write::string(&mut out, m);
+        write::member(&mut out, "mimeType", m);
     }
-    match (text, blob) {
-        (Some(t), _) => {
-            out.extend_from_slice(b",\"text\":");
-            write::string(&mut out, t);
-        }
-        (None, Some(b)) => {
-            out.extend_from_slice(b",\"blob\":");
-            write::string(&mut out, b);
-        }
-        (None, None) => unreachable!("one of text and blob is required at construction"),
-    }
+    write::member(&mut out, body.0, body.1);
     out.extend_from_slice(b"}]");
     out
+}
+
+/// One entry of a list: `{"<key>":<id>,"name":…,` optional title, description, mimeType `}`.
+fn list_entry(
+    out: &mut Vec<u8>,
+    key: &str,
+    id: &str,
+    name: &str,
+    e: &Entry<'_>,
+) -> Result<(), ConfigError> {
+    if out.len() > 1 {
+        out.push(b',');
+    }
+    out.push(b'{');
+    write::string(out, key);
+    out.push(b':');
+    write::string(out, id);
+    write::member(out, "name", name);
+    e.write_optional(out, &["title", "description", "mimeType"])?;
+    out.push(b'}');
+    Ok(())
 }
 
 impl Resources {
@@ -230,26 +243,14 @@ impl Resources {
                 return Err(e.fail("uri", "repeats an earlier resource"));
             }
             let mime_type = e.optional_string("mimeType")?;
-            let text = e.optional_string("text")?;
-            let blob = e.optional_string("blob")?;
-            if text.is_some() == blob.is_some() {
-                return Err(format!("{}: needs exactly one of text and blob", e.at));
-            }
-            if let Some(b) = &blob {
-                if !crate::base64::is_padded(b.as_bytes()) {
-                    return Err(e.fail("blob", "must be padded base64"));
-                }
-            }
-            if i > 0 {
-                list_json.push(b',');
-            }
-            list_json.extend_from_slice(b"{\"uri\":");
-            write::string(&mut list_json, &uri);
-            list_json.extend_from_slice(b",\"name\":");
-            write::string(&mut list_json, &name);
-            e.write_optional(&mut list_json, &["title", "description", "mimeType"])?;
-            list_json.push(b'}');
-            let c = contents(&uri, mime_type.as_deref(), text.as_deref(), blob.as_deref());
+            let body = match (e.optional_string("text")?, e.optional_string("blob")?) {
+                (Some(t), None) => ("text", t),
+                (None, Some(b)) if crate::base64::is_padded(b.as_bytes()) => ("blob", b),
+                (None, Some(_)) => return Err(e.fail("blob", "must be padded base64")),
+                _ => return Err(format!("{}: needs exactly one of text and blob", e.at)),
+            };
+            list_entry(&mut list_json, "uri", &uri, &name, &e)?;
+            let c = contents(&uri, mime_type.as_deref(), (body.0, &body.1));
             statics.push((uri, c));
         }
         list_json.push(b']');
@@ -288,15 +289,7 @@ impl Resources {
                     ))
                 }
             }
-            if i > 0 {
-                templates_json.push(b',');
-            }
-            templates_json.extend_from_slice(b"{\"uriTemplate\":");
-            write::string(&mut templates_json, &uri_template);
-            templates_json.extend_from_slice(b",\"name\":");
-            write::string(&mut templates_json, &name);
-            e.write_optional(&mut templates_json, &["title", "description", "mimeType"])?;
-            templates_json.push(b'}');
+            list_entry(&mut templates_json, "uriTemplate", &uri_template, &name, &e)?;
             templates.push(Template {
                 uri_template,
                 parts,
@@ -329,17 +322,22 @@ impl Resources {
         self.statics.iter().map(|(_, c)| c.as_slice())
     }
 
-    /// The `contents` array of a read: a static resource, else the first template that matches.
-    pub fn read(&self, uri: &str) -> Option<Vec<u8>> {
+    /// The `contents` array of a read: a static resource (prebuilt), else the first template
+    /// that matches.
+    pub fn read(&self, uri: &str) -> Option<Cow<'_, [u8]>> {
         if let Ok(i) = self.statics.binary_search_by(|(u, _)| u.as_str().cmp(uri)) {
-            return Some(self.statics[i].1.clone());
+            return Some(Cow::Borrowed(&self.statics[i].1));
         }
         self.templates.iter().find_map(|t| {
             let values = t.matches(uri)?;
             let text = substitute(&t.text, |name| {
                 values.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
             });
-            Some(contents(uri, t.mime_type.as_deref(), Some(&text), None))
+            Some(Cow::Owned(contents(
+                uri,
+                t.mime_type.as_deref(),
+                ("text", &text),
+            )))
         })
     }
 
@@ -375,15 +373,15 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(
-            String::from_utf8(r.read("test://static-text").unwrap()).unwrap(),
+            String::from_utf8(r.read("test://static-text").unwrap().to_vec()).unwrap(),
             r#"[{"uri":"test://static-text","mimeType":"text/plain","text":"hello"}]"#
         );
         assert_eq!(
-            String::from_utf8(r.read("test://static-binary").unwrap()).unwrap(),
+            String::from_utf8(r.read("test://static-binary").unwrap().to_vec()).unwrap(),
             r#"[{"uri":"test://static-binary","mimeType":"image/png","blob":"iVBORw0KGgo="}]"#
         );
         assert_eq!(
-            String::from_utf8(r.read("test://template/123/data").unwrap()).unwrap(),
+            String::from_utf8(r.read("test://template/123/data").unwrap().to_vec()).unwrap(),
             r#"[{"uri":"test://template/123/data","mimeType":"application/json","text":"{\"id\":\"123\"}"}]"#
         );
         for miss in [
@@ -413,7 +411,7 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(
-            String::from_utf8(r.read("x://1-2-3").unwrap()).unwrap(),
+            String::from_utf8(r.read("x://1-2-3").unwrap().to_vec()).unwrap(),
             r#"[{"uri":"x://1-2-3","text":"1|2-3|{c}"}]"#
         );
     }

@@ -23,37 +23,48 @@ const CONFIG: &str = r#"{
   ]
 }"#;
 
-const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 const SERVER: &str = r#""_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}"#;
 
-/// Status and body of one modern request.
-fn post(engine: &Engine, method: &str, name: Option<&str>, params: &str) -> (u16, String) {
-    let body = if params.is_empty() {
-        format!(
-            r#"{{"jsonrpc":"2.0","id":7,"method":"{}","params":{{{}}}}}"#,
-            method, META
-        )
-    } else {
-        format!(
-            r#"{{"jsonrpc":"2.0","id":7,"method":"{}","params":{{{},{}}}}}"#,
-            method, params, META
-        )
-    };
+/// One modern request fed through head, body and end. `params` holds the members before `_meta`
+/// (may be empty), `meta` extra `_meta` members (each with a leading comma), `header` one more line.
+fn start(
+    engine: &Engine,
+    method: &str,
+    name: Option<&str>,
+    params: &str,
+    meta: &str,
+    header: Option<(&str, &str)>,
+) -> pulse_core::Request {
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"{}","params":{{{}{}"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}{}}}}}}}"#,
+        method,
+        params,
+        if params.is_empty() { "" } else { "," },
+        meta
+    );
     let mut lines: Vec<(&str, &str)> = vec![
         ("accept", "application/json, text/event-stream"),
         ("content-type", "application/json"),
         ("mcp-protocol-version", "2026-07-28"),
         ("mcp-method", method),
     ];
-    if let Some(n) = name {
-        lines.push(("mcp-name", n));
-    }
+    lines.extend(name.map(|n| ("mcp-name", n)));
+    lines.extend(header);
     let mut req = engine.request(0.0);
     assert_eq!(req.head(b"POST", b"/mcp", lines, 0.0), Action::Continue);
     assert_eq!(req.body(body.as_bytes(), 0.0), Action::Continue);
-    assert_eq!(req.end(0.0), Action::Respond);
-    let reply = req.reply().unwrap();
+    req.end(0.0);
+    req
+}
+
+/// Status and body of a request answered at its end.
+fn replied(req: &pulse_core::Request) -> (u16, String) {
+    let reply = req.reply().expect("answered at the end of the body");
     (reply.status, String::from_utf8(reply.body.clone()).unwrap())
+}
+
+fn post(engine: &Engine, method: &str, name: Option<&str>, params: &str) -> (u16, String) {
+    replied(&start(engine, method, name, params, "", None))
 }
 
 fn error_code(body: &str) -> Option<i64> {
@@ -418,22 +429,14 @@ fn content_tools(static_result: &str) -> String {
 }
 
 fn call(engine: &Engine, name: &str) -> pulse_core::Request {
-    let body = format!(
-        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"{}",{}}}}}"#,
-        name, META
-    );
-    let lines = vec![
-        ("accept", "application/json, text/event-stream"),
-        ("content-type", "application/json"),
-        ("mcp-protocol-version", "2026-07-28"),
-        ("mcp-method", "tools/call"),
-        ("mcp-name", name),
-    ];
-    let mut req = engine.request(0.0);
-    req.head(b"POST", b"/mcp", lines, 0.0);
-    req.body(body.as_bytes(), 0.0);
-    req.end(0.0);
-    req
+    start(
+        engine,
+        "tools/call",
+        Some(name),
+        &format!(r#""name":"{}""#, name),
+        "",
+        None,
+    )
 }
 
 #[test]
@@ -484,22 +487,14 @@ fn content_tool_declarations_are_checked() {
 }
 
 fn call_with_meta(engine: &Engine, name: &str, meta: &str) -> pulse_core::Request {
-    let body = format!(
-        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"{}","_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}{}}}}}}}"#,
-        name, meta
-    );
-    let lines = vec![
-        ("accept", "application/json, text/event-stream"),
-        ("content-type", "application/json"),
-        ("mcp-protocol-version", "2026-07-28"),
-        ("mcp-method", "tools/call"),
-        ("mcp-name", name),
-    ];
-    let mut req = engine.request(0.0);
-    req.head(b"POST", b"/mcp", lines, 0.0);
-    req.body(body.as_bytes(), 0.0);
-    req.end(0.0);
-    req
+    start(
+        engine,
+        "tools/call",
+        Some(name),
+        &format!(r#""name":"{}""#, name),
+        meta,
+        None,
+    )
 }
 
 #[test]
@@ -577,26 +572,16 @@ fn mcp_param_headers_must_agree_with_the_body() {
       "tools":[{"name":"route","input":[["string",0,null],["object",0,[["region",0,1]]]],"output":null,"headers":[["region","Region"]],"handler":{"kind":"static"}}],"corpora":{}}}"#;
     let engine = Engine::new(config.as_bytes()).unwrap();
     let send = |arguments: &str, header: Option<&str>| -> (u16, String) {
-        let body = format!(
-            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"route","arguments":{},{}}}}}"#,
-            arguments, META
-        );
-        let mut lines = vec![
-            ("accept", "application/json, text/event-stream"),
-            ("content-type", "application/json"),
-            ("mcp-protocol-version", "2026-07-28"),
-            ("mcp-method", "tools/call"),
-            ("mcp-name", "route"),
-        ];
-        if let Some(h) = header {
-            lines.push(("MCP-PARAM-region", h));
-        }
-        let mut req = engine.request(0.0);
-        req.head(b"POST", b"/mcp", lines, 0.0);
-        req.body(body.as_bytes(), 0.0);
-        req.end(0.0);
-        let r = req.reply().unwrap();
-        (r.status, String::from_utf8(r.body.clone()).unwrap())
+        let params = format!(r#""name":"route","arguments":{}"#, arguments);
+        let line = header.map(|h| ("MCP-PARAM-region", h));
+        replied(&start(
+            &engine,
+            "tools/call",
+            Some("route"),
+            &params,
+            "",
+            line,
+        ))
     };
     for (arguments, header, status, code) in [
         (

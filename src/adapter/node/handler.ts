@@ -2,7 +2,7 @@
  * The Node host: an `http.createServer` request listener. The host's own HTTP parser handles the
  * head; the core counts and judges the body as it streams.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { internalError, type HeaderPair, type HostFault, type RespondAction } from '../../core/engine';
@@ -135,13 +135,12 @@ function originForm(target: string): string {
 
 /** The head and body of a reply record as HTTP/1.1 bytes, for a socket with no response object. */
 function rawReply(action: RespondAction): Buffer {
-  let head = `HTTP/1.1 ${action.status} ${STATUS_TEXT[action.status] ?? 'Error'}\r\n`;
+  let head = `HTTP/1.1 ${action.status} ${STATUS_CODES[action.status] ?? ''}\r\n`;
   for (const [name, value] of action.headers) head += `${name}: ${value}\r\n`;
   head += `content-length: ${action.body.length}\r\nconnection: close\r\n\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), action.body]);
 }
 
-const STATUS_TEXT: Readonly<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error' };
 
 function send(req: IncomingMessage, res: ServerResponse, action: RespondAction, close: boolean, lingerMax: number): void {
   if (res.headersSent || res.destroyed) return;

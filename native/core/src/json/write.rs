@@ -79,6 +79,14 @@ pub fn integer(out: &mut Vec<u8>, n: i64) {
     out.extend_from_slice(&buf[i..]);
 }
 
+/// Appends `,"key":"value"`: one string member after earlier members of an object being written.
+pub fn member(out: &mut Vec<u8>, key: &str, value: &str) {
+    out.push(b',');
+    string(out, key);
+    out.push(b':');
+    string(out, value);
+}
+
 pub fn value(out: &mut Vec<u8>, v: Value<'_>) {
     match v {
         Value::Null => out.extend_from_slice(b"null"),
