@@ -6,7 +6,7 @@
  */
 import { EntityRouter, codec, handlers } from '../../src/pulse';
 
-const BASE = Number(process.env.PULSE_TEST_PORT_BASE ?? 7681);
+const BASE = Number(process.env.PULSE_TEST_PORT_BASE || 7681);
 if (!Number.isInteger(BASE) || BASE < 1024 || BASE > 65534) throw new Error('PULSE_TEST_PORT_BASE: must be an integer port from 1024 to 65534');
 export const ORIGIN_PORT = BASE;
 export const CLOSED_PORT = BASE + 1;

@@ -98,7 +98,11 @@ async function startWorkerd(): Promise<{ port: number; close(): Promise<void> }>
   const dir = join(WORK, 'workerd');
   mkdirSync(dir, { recursive: true });
   // The core stays a separate module: workerd refuses to compile wasm bytes at run time.
-  await bundleForRuntime(join(ROOT, 'tools', 'diff', 'workerd-entry.ts'), join(dir, 'worker.mjs'), { external: ['*.wasm'] });
+  // workerd has no process.env: the backend port base is fixed into the bundle as this run sees it.
+  await bundleForRuntime(join(ROOT, 'tools', 'diff', 'workerd-entry.ts'), join(dir, 'worker.mjs'), {
+    external: ['*.wasm'],
+    define: { 'process.env.PULSE_TEST_PORT_BASE': JSON.stringify(process.env.PULSE_TEST_PORT_BASE ?? '') },
+  });
   copyFileSync(CORE_OVERRIDE ?? join(ROOT, 'wasm', 'pulse_core.wasm'), join(dir, 'pulse_core.wasm'));
   const { Miniflare } = await import('miniflare');
   const mf = new Miniflare({
