@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CoreExports } from '../../src/core/exports';
 import { resolveOptions } from '../../src/options';
-import { OUTCOMES, type OutcomeRow } from '../support/outcomes.table';
+import { OUTCOMES, type OutcomeRow } from '../support/outcomes';
 import { headRecord, newEngine, runScript, type Script, type Step } from '../support/abi-driver';
 import { discoverWith, envelope, modernHeaders, PROFILES, type ProfileName } from '../support/fixtures';
 import { createMcpHttpHandler } from '../support/hosts';
@@ -65,7 +65,7 @@ function scriptOf(profile: ProfileName, method: string, target: string, headers:
 function rowCase(row: OutcomeRow): Case {
   const r = row.request;
   const chunks = (r.chunks ?? (r.body !== undefined ? [r.body] : [])).map(toBytes);
-  const profile = row.profile ?? 'default';
+  const profile = row.profile as ProfileName;
   return { profile, label: `row: ${row.name}`, script: scriptOf(profile, r.method, r.path, r.headers, chunks, r.stall ? 'stall' : r.fail ? 'abort' : 'end', 1000) };
 }
 
@@ -197,7 +197,7 @@ describe('loader falls back to wasm2js when WebAssembly is absent', () => {
       return `${res.status} ${JSON.stringify(hs)} ${Buffer.from(await res.arrayBuffer()).toString('hex')}`;
     };
     for (const row of rows) {
-      const p = row.profile ?? 'default';
+      const p = row.profile as ProfileName;
       expect(await answer(viaJs.get(p)!, row), row.name).toBe(await answer(viaWasm.get(p)!, row));
     }
   });

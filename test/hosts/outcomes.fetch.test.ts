@@ -1,13 +1,13 @@
 // Every outcome row through handler.fetch(new Request(...)) of createMcpHttpHandler.
 import { describe, expect, it } from 'vitest';
-import { OUTCOMES, type OutcomeRequest, type OutcomeRow } from '../support/outcomes.table';
+import { OUTCOMES, OUTCOME_PROFILES, type OutcomeRow } from '../support/outcomes';
 import { compareOutcome, type Observed } from '../support/compare';
-import { discoverWith, envelope, modernHeaders, PROFILES, type ProfileName } from '../support/fixtures';
+import { discoverWith, envelope, modernHeaders } from '../support/fixtures';
 import { fetchHandler, type FetchHandler } from '../support/hosts';
 
-const handlers = new Map<ProfileName, FetchHandler>();
-const handlerFor = (p: ProfileName) => {
-  if (!handlers.has(p)) handlers.set(p, fetchHandler(PROFILES[p]));
+const handlers = new Map<string, FetchHandler>();
+const handlerFor = (p: string) => {
+  if (!handlers.has(p)) handlers.set(p, fetchHandler(OUTCOME_PROFILES[p] as never));
   return handlers.get(p)!;
 };
 const toBytes = (b: string | Uint8Array) => (typeof b === 'string' ? new TextEncoder().encode(b) : b);
@@ -40,7 +40,7 @@ export function probeStream(chunks: Uint8Array[], after: 'end' | 'stall' | 'fail
   return { stream, cancelled: () => cancelled };
 }
 
-export function buildRequest(r: OutcomeRequest): { request: Request; probe?: StreamProbe } {
+export function buildRequest(r: OutcomeRow['request']): { request: Request; probe?: StreamProbe } {
   const headers = new Headers();
   for (const [n, v] of r.headers) headers.append(n, v);
   const init: RequestInit & { duplex?: 'half' } = { method: r.method, headers };
@@ -72,7 +72,7 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 
 async function runFetchRow(row: OutcomeRow) {
   const { request, probe } = buildRequest(row.request);
-  const res = await withTimeout(handlerFor(row.profile ?? 'default').fetch(request), row.timeoutMs ?? 5000, row.name);
+  const res = await withTimeout(handlerFor(row.profile).fetch(request), row.timeoutMs ?? 5000, row.name);
   return { observed: await observe(res), probe, res };
 }
 

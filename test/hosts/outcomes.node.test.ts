@@ -1,17 +1,17 @@
 // Every outcome row over a real TCP socket against http.createServer(createMcpNodeHandler(...)).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTCOMES, type OutcomeRow } from '../support/outcomes.table';
+import { OUTCOMES, OUTCOME_PROFILES, type OutcomeRow } from '../support/outcomes';
 import { compareOutcome } from '../support/compare';
 import http from 'node:http';
-import { envelope, modernHeaders, PROFILES, type ProfileName } from '../support/fixtures';
+import { envelope, modernHeaders } from '../support/fixtures';
 import { startNode, type RunningServer } from '../support/hosts';
 import { encodeRequest, send, type RawRequest } from '../support/raw-http';
 
-const servers = new Map<ProfileName, RunningServer>();
+const servers = new Map<string, RunningServer>();
 const toBytes = (b: string | Uint8Array) => (typeof b === 'string' ? Buffer.from(b, 'utf8') : b);
 
 beforeAll(async () => {
-  for (const name of Object.keys(PROFILES) as ProfileName[]) servers.set(name, await startNode(PROFILES[name]));
+  for (const [name, options] of Object.entries(OUTCOME_PROFILES)) servers.set(name, await startNode(options as never));
 });
 afterAll(async () => {
   for (const s of servers.values()) await s.close();
@@ -31,7 +31,7 @@ export async function runNodeRow(port: number, row: OutcomeRow) {
 describe('outcome table over TCP (Node host)', () => {
   for (const row of OUTCOMES.filter((r) => r.only !== 'fetch')) {
     it(row.name, async () => {
-      const port = servers.get(row.profile ?? 'default')!.port;
+      const port = servers.get(row.profile)!.port;
       const ex = await runNodeRow(port, row);
       expect(ex.response, `no response (${ex.error ?? 'timeout'}, socket closed: ${ex.socketClosed})`).not.toBeNull();
       const res = ex.response!;

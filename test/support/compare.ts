@@ -1,7 +1,7 @@
 // Compares one observed reply with an outcome row; returns every mismatch as a readable line so a
 // failing row reports expected vs actual in one place.
 import { isDeepStrictEqual } from 'node:util';
-import type { OutcomeExpected } from './outcomes.table';
+import type { OutcomeExpected } from './outcomes.rows';
 import { CANARY } from './fixtures';
 
 export interface Observed {
@@ -67,8 +67,7 @@ export function compareOutcome(e: OutcomeExpected, o: Observed): string[] {
   if (ekeys.length) out.push(`error members: unexpected ${ekeys}`);
   if (e.data !== undefined) {
     if (!isDeepStrictEqual(error.data, e.data)) out.push(`error.data: expected ${show(e.data)}, got ${show(error.data)}`);
-  } else if ('data' in error && e.code !== -32602) {
-    // -32602 may carry diagnostic data (which key); other codes here have none defined.
+  } else if ('data' in error) {
     out.push(`error.data: expected none, got ${show(error.data)}`);
   }
   const expectedKeys = e.id === 'absent' ? ['error', 'jsonrpc'] : ['error', 'id', 'jsonrpc'];

@@ -22,6 +22,7 @@ export const PROFILES = {
   },
   shallow: { serverInfo: SERVER_INFO, limits: { depth: 8 } },
   slow: { serverInfo: SERVER_INFO, limits: { deadlineMs: 300 } },
+  legacy: { serverInfo: SERVER_INFO, legacyProtocol: '2025-06-18' },
 } as const;
 export type ProfileName = keyof typeof PROFILES;
 

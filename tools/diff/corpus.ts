@@ -1,10 +1,11 @@
 /**
- * The differential corpus: every row of the shared outcome table (test/outcomes.table.ts) that can
+ * The differential corpus: every row of the shared outcome table (spec/outcomes.json) that can
  * be sent over TCP, plus the example router's tools with good and bad input, legacy/modern header
  * mixes, odd ids, oversized/deep/chunked bodies and the backend-call tools (fast, slow past the
  * deadline, oversized reply, refused, …). Each case names the handler profile it runs against.
  */
-import { OUTCOMES, type OutcomeRequest } from '../../test/support/outcomes.table';
+import { OUTCOMES } from '../../test/support/outcomes';
+import type { OutcomeRequest } from '../../test/support/outcomes.rows';
 import { ACCEPT, CT, META, PROTOCOL, b64name, envelope, modernHeaders, nest, type Id } from '../../test/support/fixtures';
 
 export interface Case {
@@ -166,7 +167,7 @@ function backendCases(): Case[] {
 export function buildCorpus(): Case[] {
   const rows: Case[] = OUTCOMES.filter((r) => r.only !== 'fetch').map((r) => ({
     name: `table: ${r.name}`,
-    profile: r.profile ?? 'default',
+    profile: r.profile,
     request: r.request,
     ...(r.timeoutMs ? { timeoutMs: r.timeoutMs } : {}),
   }));

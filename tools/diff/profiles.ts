@@ -13,7 +13,6 @@ export type ProfileOptions = Record<string, unknown>;
 export function profileOptions(): Record<string, ProfileOptions> {
   return {
     ...(PROFILES as unknown as Record<string, ProfileOptions>),
-    legacy: { ...PROFILES.default, legacyProtocol: '2025-06-18' },
     example: { ...edge.options, tools: toolSource(edge.router) },
     backend: { ...backend.options, tools: toolSource(backend.router) },
   };

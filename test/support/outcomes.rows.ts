@@ -16,6 +16,7 @@ import {
   OMIT,
   type Id,
   type ProfileName,
+  SERVER_INFO,
 } from './fixtures';
 
 export interface OutcomeRequest {
@@ -113,6 +114,10 @@ const legacyInit = (version: string, id: Id = 0) =>
     params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'legacy-client', version: '1.0.0' } },
   });
 const SUPPORTED = [PROTOCOL];
+const LEGACY = '2025-06-18';
+/** A legacy client's headers: both media types (in Codex's order) and the version header when given. */
+const LEGACY_HEADERS = (version: string | null): [string, string][] =>
+  version === null ? [['accept', 'text/event-stream, application/json'], CT] : [['accept', 'text/event-stream, application/json'], CT, ['mcp-protocol-version', version]];
 const toolsCall = (id: Id | undefined, name = 'echo') =>
   envelope('tools/call', id, { name, arguments: {}, _meta: META });
 
@@ -625,5 +630,116 @@ export const OUTCOMES: OutcomeRow[] = [
     name: 'notification with a bad jsonrpc member is invalid',
     request: post([ACCEPT, CT], '{"jsonrpc":"1.0","method":"notifications/initialized"}'),
     expected: err(400, -32600, 'absent'),
+  },
+  {
+    name: 'notification whose Mcp-Method disagrees',
+    request: modernPost('notifications/other', '{"jsonrpc":"2.0","method":"notifications/cancelled"}'),
+    expected: err(400, -32020, 'absent'),
+  },
+
+  // ── Envelope and ladder corners ──
+  {
+    name: 'params a string',
+    request: post(D, '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":"x"}'),
+    expected: err(400, -32600, 1),
+  },
+  {
+    name: 'tools/call whose name is not a string',
+    request: modernPost('tools/call', envelope('tools/call', 1, { name: 1, _meta: META }), 'echo'),
+    expected: err(400, -32020, 1),
+  },
+  {
+    name: 'resources/read whose Mcp-Name disagrees with the uri',
+    request: modernPost('resources/read', envelope('resources/read', 1, { uri: 'file:///y', _meta: META }), 'file:///x'),
+    expected: err(400, -32020, 1),
+  },
+  {
+    name: 'a parse error before the limit wins over 413',
+    profile: 'small',
+    // Chunked: with a Content-Length over the limit the head alone decides 413.
+    request: { method: 'POST', path: '/mcp', headers: D, chunks: ['{]', ' '.repeat(1023)] },
+    expected: err(400, -32700, 'absent'),
+  },
+
+  // ── The opt-in legacy profile (2025-06-18 beside 2026-07-28) ──
+  {
+    name: 'legacy profile: initialize',
+    profile: 'legacy',
+    request: post(LEGACY_HEADERS(null), legacyInit('2025-06-18', 0)),
+    expected: { status: 200, code: null, id: 0, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: SERVER_INFO } },
+  },
+  {
+    name: 'legacy profile: initialize offering another version gets 2025-06-18',
+    profile: 'legacy',
+    request: post(LEGACY_HEADERS(null), legacyInit('2025-11-25', 0)),
+    expected: { status: 200, code: null, id: 0, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: SERVER_INFO } },
+  },
+  {
+    name: 'legacy profile: initialize without params',
+    profile: 'legacy',
+    request: post(LEGACY_HEADERS(null), '{"jsonrpc":"2.0","id":0,"method":"initialize"}'),
+    expected: err(400, -32602, 0),
+  },
+  {
+    name: 'legacy profile: initialized notification',
+    profile: 'legacy',
+    request: post(LEGACY_HEADERS(LEGACY), '{"jsonrpc":"2.0","method":"notifications/initialized"}'),
+    expected: empty(202),
+  },
+  {
+    name: 'legacy profile: ping',
+    profile: 'legacy',
+    request: post(LEGACY_HEADERS(LEGACY), '{"jsonrpc":"2.0","id":"p","method":"ping"}'),
+    expected: { status: 200, code: null, id: 'p', result: {} },
+  },
+  {
+    name: 'legacy profile: ping without the version header',
+    profile: 'legacy',
+    request: post(LEGACY_HEADERS(null), '{"jsonrpc":"2.0","id":1,"method":"ping"}'),
+    expected: err(400, -32600, 1),
+  },
+  {
+    name: 'legacy profile: ping naming another legacy version',
+    profile: 'legacy',
+    request: post(LEGACY_HEADERS('2025-11-25'), '{"jsonrpc":"2.0","id":1,"method":"ping"}'),
+    expected: err(400, -32022, 1, { supported: [PROTOCOL, LEGACY], requested: '2025-11-25' }),
+  },
+  ...['resources/list', 'resources/templates/list', 'tools/list'].map(
+    (m, i): OutcomeRow => ({
+      name: `legacy profile: ${m} with nothing declared`,
+      profile: 'legacy',
+      request: post(LEGACY_HEADERS(LEGACY), JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: m })),
+      expected: err(200, -32601, i + 1),
+    }),
+  ),
+  {
+    name: 'legacy profile: modern discover unchanged',
+    profile: 'legacy',
+    request: modernPost(DISCOVER, discoverBody(1)),
+    expected: ok(1),
+  },
+  {
+    name: 'legacy profile: a modern revision error lists both revisions',
+    profile: 'legacy',
+    request: post(withHeader(D, 'mcp-protocol-version', '2099-01-01'), envelope(DISCOVER, 1, metaWith({ ...META, [PV]: '2099-01-01' }))),
+    expected: err(400, -32022, 1, { supported: [PROTOCOL, LEGACY], requested: '2099-01-01' }),
+  },
+  {
+    name: 'legacy profile: a modern header is never downgraded',
+    profile: 'legacy',
+    request: post([...LEGACY_HEADERS(LEGACY), ['mcp-method', 'initialize']], '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}'),
+    expected: err(400, -32602, 0),
+  },
+  {
+    name: 'legacy profile: a modern _meta is never downgraded',
+    profile: 'legacy',
+    request: post(LEGACY_HEADERS(LEGACY), envelope('ping', 1)),
+    expected: err(400, -32020, 1),
+  },
+  {
+    name: 'legacy profile: modern initialize stays removed',
+    profile: 'legacy',
+    request: modernPost('initialize', envelope('initialize', 1)),
+    expected: err(404, -32601, 1),
   },
 ];
