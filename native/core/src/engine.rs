@@ -310,14 +310,23 @@ impl Request {
         Action::Continue
     }
 
-    pub fn body(&mut self, chunk: &[u8], now: f64) -> Action {
+    /// What a body call answers before looking at bytes: the repeated reply once done, misuse
+    /// outside the body phase, 408 past the deadline; `None` to go on.
+    fn body_gate(&mut self, now: f64) -> Option<Action> {
         match self.state {
             State::Body { .. } => {}
-            State::Done => return Action::Respond,
-            _ => return Action::Misuse,
+            State::Done => return Some(Action::Respond),
+            _ => return Some(Action::Misuse),
         }
         if self.deadline.expired(now) {
-            return self.interrupted();
+            return Some(self.interrupted());
+        }
+        None
+    }
+
+    pub fn body(&mut self, chunk: &[u8], now: f64) -> Action {
+        if let Some(settled) = self.body_gate(now) {
+            return settled;
         }
         let limits = self.engine.config.limits;
         let verdict = match &mut self.state {
@@ -345,13 +354,8 @@ impl Request {
     }
 
     pub fn end(&mut self, now: f64) -> Action {
-        match self.state {
-            State::Body { .. } => {}
-            State::Done => return Action::Respond,
-            _ => return Action::Misuse,
-        }
-        if self.deadline.expired(now) {
-            return self.interrupted();
+        if let Some(settled) = self.body_gate(now) {
+            return settled;
         }
         let (kept, parser) = match std::mem::replace(&mut self.state, State::Done) {
             State::Body { kept, parser, .. } => (kept, parser),

@@ -177,7 +177,11 @@ fn drive(engine: &Engine, head: &[u8], chunks: &[Vec<u8>]) -> (Reply, Stop) {
 fn check(row: &Row) {
     let engine =
         Engine::new(row.config.as_bytes()).unwrap_or_else(|e| panic!("{}: config {e}", row.name));
-    let (reply, stop) = drive(&engine, row.head.as_bytes(), std::slice::from_ref(&row.body));
+    let (reply, stop) = drive(
+        &engine,
+        row.head.as_bytes(),
+        std::slice::from_ref(&row.body),
+    );
     let body = String::from_utf8(reply.body.clone()).unwrap();
     assert_eq!(
         reply.status, row.status,
