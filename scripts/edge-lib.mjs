@@ -73,7 +73,10 @@ export async function configFor(routerModule, { native, overrides = {} }) {
   const bundled = stub.replace(/\.ts$/, '.mjs');
   let mod;
   try {
-    mod = await import(await bundleForNode(stub, bundled));
+    // A router module written against the package (examples/) and this stub must share one copy of
+    // the router code: routers are recognised by module-private state.
+    const alias = { '@pulse-compute/mcp/pulse': join(ROOT, 'src', 'pulse.ts') };
+    mod = await import(await bundleForNode(stub, bundled, { alias }));
   } finally {
     rmSync(stub, { force: true });
     rmSync(bundled, { force: true });

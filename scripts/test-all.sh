@@ -4,7 +4,8 @@
 # final line `N passed, N failed`; exits non-zero when anything failed.
 #   suites: toolchain set-up, build, cargo test (native/), committed-artifact check, vitest on the
 #   machine's Node and on Node 24 (npm `node` package), the harness's own tests (reported apart:
-#   they check test data and tooling, not the product), `npm run diff` and `npm run qualify`.
+#   they check test data and tooling, not the product), `npm run diff`, `npm run qualify` and
+#   `npm run conformance` (the official MCP conformance suite on the Node host and the edge build).
 # Counts are honest: a skipped, pending or todo test is a failure, a suite that prints no summary is
 # a failure, and a suite whose npm script is missing is a failure.
 # Per-suite logs and reports go to .test-results/.
@@ -139,6 +140,7 @@ vitest_suite harness "$OUT/harness.json" npx vitest -- test/harness
 # 8. Across targets and against real clients.
 script_suite diff
 script_suite qualify
+script_suite conformance
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

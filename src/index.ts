@@ -9,11 +9,15 @@ export { DEFAULT_LIMITS } from './limits';
 export type { McpLimits } from './limits';
 export type {
   McpAuthorizationOptions,
+  McpContentBlock,
   McpCoreSource,
   McpHandlerContext,
   McpHandlerOutcome,
   McpHandlerRunner,
   McpHttpOptions,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
   McpToolSource,
   McpToolsOptions,
 } from './options';

@@ -71,6 +71,59 @@ export interface McpAuthorizationOptions {
  */
 export type McpCoreSource = object;
 
+/** An MCP content block, as declared in prompts and returned by content tools. */
+export type McpContentBlock =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image' | 'audio'; readonly data: string; readonly mimeType: string }
+  | {
+      readonly type: 'resource';
+      readonly resource: { readonly uri: string; readonly mimeType?: string } & ({ readonly text: string } | { readonly blob: string });
+    }
+  | { readonly type: 'resource_link'; readonly uri: string; readonly name: string; readonly title?: string; readonly description?: string; readonly mimeType?: string };
+
+/** A static resource: text, or `blob` (padded base64). */
+export interface McpResource {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly text?: string;
+  readonly blob?: string;
+}
+
+/**
+ * A resource template with RFC 6570 level-1 `{variable}`s, read statically: `text` with the
+ * variables substituted. `completions` offers values per variable to `completion/complete`.
+ */
+export interface McpResourceTemplate {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly text: string;
+  readonly completions?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A prompt: fixed messages in which `{argument}` is replaced by the argument's value. */
+export interface McpPrompt {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly arguments?: readonly {
+    readonly name: string;
+    readonly title?: string;
+    readonly description?: string;
+    readonly required?: boolean;
+    /** Values `completion/complete` offers for this argument, filtered by prefix. */
+    readonly completions?: readonly string[];
+  }[];
+  readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly content: McpContentBlock }[];
+  /** Rounds of client input required before the messages are returned (multi-round requests). */
+  readonly inputs?: readonly Readonly<Record<string, { readonly method: string; readonly params?: unknown; readonly optional?: boolean }>>[];
+}
+
 export interface McpHttpOptions {
   /** Exact endpoint path; default `/mcp`. */
   readonly path?: string;
@@ -83,6 +136,26 @@ export interface McpHttpOptions {
   /** Also serve the stateless 2025-06-18 Streamable HTTP profile. */
   readonly legacyProtocol?: '2025-06-18';
   readonly tools?: McpToolSource;
+  /** Static resources: `resources/list`, `resources/read`. */
+  readonly resources?: readonly McpResource[];
+  /** Resource templates: `resources/templates/list`, and reads of matching URIs. */
+  readonly resourceTemplates?: readonly McpResourceTemplate[];
+  /** Prompts: `prompts/list`, `prompts/get`. */
+  readonly prompts?: readonly McpPrompt[];
+  /** Cache lifetime the list results and `resources/read` carry (`ttlMs`); default 300000, 0 to 86400000. */
+  readonly listCacheTtlMs?: number;
+  /** `private` (default) or `public`: whether shared caches may keep list results. */
+  readonly listCacheScope?: 'private' | 'public';
+  /**
+   * Seals multi-round `requestState` (HMAC-SHA256, with expiry, bound to the method, name and
+   * arguments): at least 32 bytes of secret text. Required by any tool or prompt with `inputs`.
+   */
+  readonly requestStateKey?: string;
+  /**
+   * `true` sends multi-round state unsealed when no key is given. The client can then read and
+   * forge it: only for continuations that carry nothing a client must not choose.
+   */
+  readonly unsealedRequestState?: boolean;
   /** Where the core comes from; default: the embedded wasm, or its wasm2js form without WebAssembly. */
   readonly core?: McpCoreSource;
 }
@@ -126,7 +199,7 @@ function member(parent: string, key: string): string {
  * absent, as in JSON.stringify). Throws `PulseConfigError` naming the offending entry when the value
  * cannot be plain JSON; whether it is a valid option is the core's decision.
  */
-function jsonText(value: unknown, where: string): string {
+export function jsonText(value: unknown, where: string): string {
   const ancestors = new Set<object>();
   const walk = (v: unknown, at: string): string => {
     switch (typeof v) {

@@ -103,7 +103,8 @@ function compileHandler(op: OperationDefinition, def: RouterDefinition, where: s
   if (!isPlainObject(h)) fail(`${where}: handler must be a handler definition`);
   switch (h.kind) {
     case 'static':
-      return op.output === undefined ? { kind: 'static' } : { kind: 'static', result: staticJson(h.result, where) };
+      // A content tool's static result is its content blocks.
+      return op.output === undefined && op.content !== true ? { kind: 'static' } : { kind: 'static', result: staticJson(h.result, where) };
     case 'corpus': {
       if (!Object.prototype.hasOwnProperty.call(def.corpora, h.corpus)) fail(`${where}: corpus is not declared on the router`);
       const topK = bounded(h.topK, DEFAULT_TOP_K, TOP_K, 'topK', where);
@@ -178,12 +179,21 @@ export function compileRouter(def: RouterDefinition): CompiledRouter {
     const handler = compileHandler(op, def, where);
     if (handler.kind === 'corpus') usedCorpora.add(handler.corpus);
 
+    const headers = Object.entries<string>(op.headerParams ?? {});
     tools.push({
       name: op.name,
       input: op.input === undefined ? null : compileProgram(op.input, `${where} input`),
       output: op.output === undefined ? null : compileProgram(op.output, `${where} output`),
+      ...(op.content === true ? { content: true as const } : {}),
+      ...(op.inputs !== undefined ? { inputs: op.inputs } : {}),
+      ...(headers.length > 0 ? { headers } : {}),
       handler,
     });
+    for (const [field, name] of headers) {
+      const property = (input.schema.properties as Record<string, Record<string, unknown>> | undefined)?.[field];
+      if (property === undefined) fail(`${where}: headerParams names "${field}", which is not an input field`);
+      property['x-mcp-header'] = name;
+    }
 
     const tool: Record<string, unknown> = { name: op.name };
     if (op.title !== undefined) tool.title = op.title;

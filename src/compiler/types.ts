@@ -50,6 +50,12 @@ export interface ManifestTool {
   readonly name: string;
   readonly input: CodecProgram | null;
   readonly output: CodecProgram | null;
+  /** The result is content blocks; `output` is then null. */
+  readonly content?: true;
+  /** Multi-round input: rounds of `{ key: { method, params?, optional? } }`. */
+  readonly inputs?: readonly unknown[];
+  /** `[field, headerName]` pairs mirrored into `Mcp-Param-<headerName>`. */
+  readonly headers?: readonly (readonly [string, string])[];
   readonly handler: ManifestHandler;
 }
 

@@ -41,8 +41,25 @@ export interface OperationDefinition {
   readonly input?: CodecDescriptor;
   /** Undefined for a tool with no output (its result text is `null`). */
   readonly output?: CodecDescriptor;
+  /** The result is MCP content blocks (text, image, audio, resource, resource link), not output. */
+  readonly content?: boolean;
+  /** Rounds of input the client must supply before the handler runs (multi-round requests). */
+  readonly inputs?: readonly InputRound[];
+  /** Input field → `Mcp-Param-<Name>` header name (`x-mcp-header`). */
+  readonly headerParams?: Readonly<Record<string, string>>;
   readonly handler: HandlerDefinition;
 }
+
+/** One client request of a round: `elicitation/create`, `sampling/createMessage` or `roots/list`. */
+export interface InputRequest {
+  readonly method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** Not required: the round completes without it when the client lacks the capability. */
+  readonly optional?: boolean;
+}
+
+/** Requests the client answers together, keyed by the name the handler reads them under. */
+export type InputRound = Readonly<Record<string, InputRequest>>;
 
 export interface CorpusEntry {
   readonly id: string;

@@ -7,7 +7,8 @@
  */
 import type { CodecDescriptor } from './codec-types';
 import { isCodec, type Codec } from './codecs';
-import type { Budgets, CorpusDefinition, CorpusEntry, HandlerDefinition, OperationDefinition, RouterDefinition, ToolHints } from './definition';
+import type { Budgets, CorpusDefinition, CorpusEntry, HandlerDefinition, InputRound, OperationDefinition, RouterDefinition, ToolHints } from './definition';
+import { jsonText, type McpContentBlock } from '../options';
 import { fail } from './errors';
 import { deepFreeze, isNativeHandler, utf8Length, type NativeHandler } from '../handlers/helpers';
 import type { HandlerContext } from '../handlers/context';
@@ -18,7 +19,10 @@ export { DEFAULT_BUDGETS, MAX_OPERATIONS };
 export type InputOf<I> = I extends Codec<infer T> ? T : Record<string, never>;
 export type OutputOf<O> = O extends Codec<infer T> ? T : void | null;
 
-export type JavaScriptHandler<I, O> = (ctx: HandlerContext, input: InputOf<I>) => OutputOf<O> | Promise<OutputOf<O>>;
+/** What a handler returns: its output, or (for a `content: true` operation) content blocks. */
+type HandlerResult<O> = OutputOf<O> | readonly McpContentBlock[];
+
+export type JavaScriptHandler<I, O> = (ctx: HandlerContext, input: InputOf<I>) => HandlerResult<O> | Promise<HandlerResult<O>>;
 
 export interface OperationOptions<I extends Codec | undefined, O extends Codec | undefined> {
   readonly input?: I;
@@ -26,6 +30,22 @@ export interface OperationOptions<I extends Codec | undefined, O extends Codec |
   readonly title?: string;
   readonly description?: string;
   readonly hints?: ToolHints;
+  /**
+   * `true`: the handler returns MCP content blocks (text, image, audio, embedded resource, resource
+   * link) instead of structured output; `output` must then be absent.
+   */
+  readonly content?: boolean;
+  /**
+   * Rounds of input the client supplies before the handler runs (elicitation, sampling, roots);
+   * the handler reads the answers as `ctx.inputResponses`. Needs the `requestStateKey` option.
+   */
+  readonly inputs?: readonly InputRound[];
+  /**
+   * Input fields mirrored into `Mcp-Param-<Name>` headers so infrastructure can route without
+   * reading bodies (`x-mcp-header` in the input schema): field → header name, an RFC 9110 token.
+   * The core holds header and body to agreement. Never name a secret here: headers are logged.
+   */
+  readonly headerParams?: Readonly<Record<string, string>>;
   readonly handler: NativeHandler | JavaScriptHandler<I, O>;
 }
 
@@ -135,7 +155,7 @@ function corpusDefinition(_k: string, v: unknown): CorpusDefinition {
 }
 
 const HINT_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
-const OPERATION_KEYS = ['input', 'output', 'title', 'description', 'hints', 'handler'];
+const OPERATION_KEYS = ['input', 'output', 'title', 'description', 'hints', 'content', 'inputs', 'headerParams', 'handler'];
 
 export class EntityRouter {
   constructor(id: string, options?: RouterOptions) {
@@ -202,7 +222,7 @@ export class EntityRouter {
     if (s.operations.size >= MAX_OPERATIONS) fail('PULSE_ERR_DECLARATION', 'operationCount');
     const o: unknown = options;
     if (!isPlainObject(o) || Object.keys(o).some((k) => !OPERATION_KEYS.includes(k))) fail('PULSE_ERR_DECLARATION', 'operationOptions');
-    const { input, output, title, description, hints, handler } = o;
+    const { input, output, title, description, hints, content, inputs, headerParams, handler } = o;
     if (title !== undefined && (typeof title !== 'string' || title.length > 256)) fail('PULSE_ERR_DECLARATION', 'operationTitle');
     if (description !== undefined && (typeof description !== 'string' || description.length > 4096)) {
       fail('PULSE_ERR_DECLARATION', 'operationTitle');
@@ -214,12 +234,25 @@ export class EntityRouter {
     }
     if (input !== undefined && (!isCodec(input) || (input as CodecDescriptor).kind !== 'object')) fail('PULSE_ERR_DECLARATION', 'operationInput');
     if (output !== undefined && !isCodec(output)) fail('PULSE_ERR_DECLARATION', 'operationOutput');
+    if (content !== undefined && typeof content !== 'boolean') fail('PULSE_ERR_DECLARATION', 'operationContent');
+    if (content === true && output !== undefined) fail('PULSE_ERR_DECLARATION', 'operationContent');
+    if (inputs !== undefined && !Array.isArray(inputs)) fail('PULSE_ERR_DECLARATION', 'operationInputs');
+    if (headerParams !== undefined) {
+      // The name rule (an RFC 9110 token) is the core's, applied when the handler is built.
+      if (!isPlainObject(headerParams) || Object.values(headerParams).some((h) => typeof h !== 'string')) {
+        fail('PULSE_ERR_DECLARATION', 'operationHeaderParams');
+      }
+    }
     const def: Record<string, unknown> = { name, handler: handlerDefinition(s, handler) };
     if (title !== undefined) def.title = title;
     if (description !== undefined) def.description = description;
     if (hints !== undefined) def.hints = Object.freeze({ ...hints });
     if (input !== undefined) def.input = input;
     if (output !== undefined) def.output = output;
+    if (content === true) def.content = true;
+    // Plain data, copied: the core judges the rounds when the handler is built.
+    if (inputs !== undefined) def.inputs = deepFreeze(JSON.parse(jsonText(inputs, `operation "${name}" inputs`)) as InputRound[]);
+    if (headerParams !== undefined) def.headerParams = Object.freeze({ ...headerParams });
     s.operations.set(name, Object.freeze(def) as unknown as OperationDefinition);
     return this;
   }
