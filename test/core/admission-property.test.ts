@@ -1,4 +1,4 @@
-// Property test of the header ladder against a small reference model of the seed's order of checks:
+// Property test of the header ladder against a small reference model of the documented order of checks:
 // path → method → Origin → Accept → Content-Type → Content-Encoding → modern header presence →
 // agreement. Random header sets (values drawn from pools of valid and invalid spellings, sometimes
 // split over repeated lines) accompany a valid discover body; status and code must match the model.

@@ -1,4 +1,4 @@
-// The opt-in 2025-06-18 profile (issue #5 §1) through the Fetch host, with a real router: one row, one
+// The opt-in 2025-06-18 profile through the Fetch host, with a real router: one row, one
 // case, asserting status, JSON-RPC code and body shape. The same rows run in `cargo test` on the core.
 import { describe, expect, it } from 'vitest';
 import { createMcpHttpHandler } from '../../src/index';

@@ -1,4 +1,4 @@
-// Shared request builders and handler profiles, written from the seed and issue #2, not from the code.
+// Shared request builders and handler profiles, written from the documented outcomes, not from the code.
 
 export const PROTOCOL = '2026-07-28';
 export const CANARY = 'CANARY-7f3a9e'; // put into inputs; fixed error messages must never contain it

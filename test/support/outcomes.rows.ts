@@ -1,6 +1,7 @@
-// ONE outcome table for the HTTP shell, in the seed's order of checks ("Admission and lifetime" and
-// its outcome table; issue #2 §3). Each row runs unchanged over TCP against the Node host
-// (outcomes.node.test.ts) and through `fetch()` of the Fetch handler (outcomes.fetch.test.ts).
+// The one outcome table of the HTTP shell, authored here in the documented order of checks
+// (native/core/README.md). `npm run build:outcomes` writes it to spec/outcomes.json, which the Node
+// host over TCP (outcomes.node.test.ts), the Fetch handler (outcomes.fetch.test.ts), the diff and
+// `cargo test` (native/core/tests/outcome_table.rs) all run row by row.
 import {
   ACCEPT,
   CT,

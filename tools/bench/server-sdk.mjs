@@ -1,6 +1,6 @@
 // Bench server: the official SDK (@modelcontextprotocol/server 2.4.0, 2026-07-28 only) serving the
 // `echo` tool through its web-standard handler and a minimal node:http bridge (the SDK's own recipe,
-// /work/shared/reference/clients.md §1, without its logging). 127.0.0.1, ephemeral port printed.
+// without its logging). 127.0.0.1, ephemeral port printed.
 import http from 'node:http';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
