@@ -1,6 +1,6 @@
 #!/bin/sh
-# Installs the Debian toolchain that builds the core for wasm (see docs and
-# ../shared/reference/toolchain.md). Idempotent: quiet and fast when everything is present.
+# Installs the Debian toolchain that builds the core for wasm (rustc 1.63, the wasm32 standard
+# library, lld, binaryen). Idempotent: quiet and fast when everything is present.
 set -eu
 PACKAGES="rustc cargo libstd-rust-dev-wasm32 lld-14 binaryen"
 missing=""
