@@ -156,6 +156,11 @@ export interface McpHttpOptions {
    * forge it: only for continuations that carry nothing a client must not choose.
    */
   readonly unsealedRequestState?: boolean;
+  /**
+   * Serve a server card at `/.well-known/mcp/server-card.json` (GET, `Cache-Control: public,
+   * max-age=300`): name, version, protocol version, endpoint, capabilities and tools. Off by default.
+   */
+  readonly serverCard?: boolean;
   /** Where the core comes from; default: the embedded wasm, or its wasm2js form without WebAssembly. */
   readonly core?: McpCoreSource;
 }

@@ -105,6 +105,7 @@ export const nativeRouter = declare('conformance-native', NATIVE_TOOLS);
 
 export const options = {
   serverInfo: { name: 'pulse-conformance', version: '0.1.0' },
+  serverCard: true,
   resources: [
     { uri: 'test://static-text', name: 'static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' },
     { uri: 'test://static-binary', name: 'static-binary', mimeType: 'image/png', blob: PNG },

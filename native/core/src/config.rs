@@ -22,7 +22,7 @@ pub const RESPONSE_HEADROOM: usize = 512;
 /// An unknown key is quoted in a message only when it is this short and printable ASCII.
 const MAX_NAMED_KEY: usize = 64;
 
-const OPTION_KEYS: [&str; 14] = [
+const OPTION_KEYS: [&str; 15] = [
     "path",
     "allowedOrigins",
     "serverInfo",
@@ -37,6 +37,7 @@ const OPTION_KEYS: [&str; 14] = [
     "listCacheScope",
     "requestStateKey",
     "unsealedRequestState",
+    "serverCard",
 ];
 /// Default freshness of list results and resource reads: five minutes.
 pub const DEFAULT_LIST_CACHE_TTL_MS: u64 = 300_000;
@@ -69,6 +70,8 @@ pub struct Config {
     pub list_cache: ListCache,
     /// Seals the `requestState` of multi-round requests; `None` when nothing declares inputs.
     pub state_key: Option<StateKey>,
+    /// Serve the server card (`serverCard: true`).
+    pub server_card: bool,
 }
 
 /// The caching hints of list results and resource reads (`ttlMs`, `cacheScope`).
@@ -155,6 +158,14 @@ impl Config {
         }
         let completions = matches!(&prompts, Some(p) if p.has_completions())
             || matches!(&resources, Some(r) if r.has_completions());
+        let server_card = match present(root.get("serverCard")) {
+            None => false,
+            Some(Value::Bool(b)) => b,
+            Some(_) => return Err("serverCard: must be a boolean".to_string()),
+        };
+        if jsonrpc && server_card {
+            return Err("profile: \"jsonrpc\" serves no server card; drop serverCard".to_string());
+        }
         let list_cache = parse_list_cache(
             present(root.get("listCacheTtlMs")),
             present(root.get("listCacheScope")),
@@ -173,6 +184,7 @@ impl Config {
             prompts,
             list_cache,
             state_key,
+            server_card,
         })
     }
 }

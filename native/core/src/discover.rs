@@ -6,6 +6,7 @@ use crate::config::{Config, ConfigError};
 use crate::json::write;
 use crate::methods;
 use crate::reply::RESULT_ENVELOPE_BYTES;
+use crate::server_card;
 
 pub const MODERN_REVISION: &str = "2026-07-28";
 
@@ -29,6 +30,8 @@ pub struct Fragments {
     pub list_cache: Vec<u8>,
     /// `data` of `-32022`: `{"supported":[…],"requested":` (caller appends).
     pub unsupported_prefix: Vec<u8>,
+    /// The server card's JSON; empty when it is not served.
+    pub server_card: Vec<u8>,
 }
 
 /// A prebuilt reply (`method`, declared under `option`) would exceed `limits.responseBytes` by
@@ -156,6 +159,19 @@ impl Fragments {
             fits(config, "prompts", "prompts/list", prompts_list.len())?;
         }
 
+        let server_card = if config.server_card {
+            server_card::build(config)
+        } else {
+            Vec::new()
+        };
+        if server_card.len() > config.limits.response_bytes {
+            return Err(ListTooLarge {
+                option: "serverCard",
+                method: "server card",
+                over: server_card.len() - config.limits.response_bytes,
+            });
+        }
+
         let mut unsupported_prefix = b"{\"supported\":[\"2026-07-28\"".to_vec();
         if config.legacy {
             unsupported_prefix.extend_from_slice(b",\"2025-06-18\"");
@@ -173,6 +189,7 @@ impl Fragments {
             prompts_list,
             list_cache,
             unsupported_prefix,
+            server_card,
         })
     }
 }

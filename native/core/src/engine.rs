@@ -22,6 +22,7 @@ use crate::methods::{Dispatch, Served};
 use crate::modern;
 use crate::progress::{self, Progress, Reported};
 use crate::reply::{Reply, Timing};
+use crate::server_card;
 use crate::tools::{Step, ToolCall, Tools};
 
 struct Inner {
@@ -287,6 +288,11 @@ impl Request {
             Err(HeadError::TooLarge) => return self.respond(Reply::empty(431, Timing::Early)),
             Err(HeadError::Malformed) => return Action::Misuse,
         };
+        let card = &self.engine.frags.server_card;
+        if !card.is_empty() && head.path == server_card::PATH {
+            let reply = server_card::reply(card, &head.method);
+            return self.respond(reply);
+        }
         let config = &self.engine.config;
         match admission::check(config, &head) {
             Ok(()) => {}

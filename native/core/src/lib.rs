@@ -43,6 +43,7 @@ pub mod prompts;
 pub mod record;
 pub mod reply;
 pub mod resources;
+pub mod server_card;
 pub mod state;
 pub mod tools;
 

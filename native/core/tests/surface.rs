@@ -626,3 +626,79 @@ fn mcp_param_headers_must_agree_with_the_body() {
         }
     }
 }
+
+/// The server card: served only when configured, GET only, public and cacheable, with the
+/// endpoint, capabilities and tools; nothing else changes.
+#[test]
+fn server_card_is_opt_in_and_cacheable() {
+    let card_config = CONFIG.replacen('{', r#"{"serverCard": true,"#, 1);
+    let engine = Engine::new(card_config.as_bytes()).unwrap();
+    let fetch = |engine: &Engine, method: &[u8], target: &[u8]| {
+        let mut req = engine.request(0.0);
+        assert_eq!(
+            req.head(method, target, Vec::<(&str, &str)>::new(), 0.0),
+            Action::Respond
+        );
+        req.reply().unwrap().clone()
+    };
+    let r = fetch(&engine, b"GET", b"/.well-known/mcp/server-card.json");
+    assert_eq!(r.status, 200);
+    let header = |r: &pulse_core::reply::Reply, name: &str| {
+        r.headers
+            .iter()
+            .find(|h| h.0 == name)
+            .map(|h| h.1.to_string())
+    };
+    assert_eq!(
+        header(&r, "cache-control").as_deref(),
+        Some("public, max-age=300")
+    );
+    assert_eq!(
+        header(&r, "content-type").as_deref(),
+        Some("application/json")
+    );
+    let body = String::from_utf8(r.body.clone()).unwrap();
+    assert_eq!(
+        body,
+        r#"{"$schema":"https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json","name":"s","version":"1","protocolVersion":"2026-07-28","serverInfo":{"name":"s","version":"1"},"transport":{"type":"streamable-http","endpoint":"/mcp"},"capabilities":{"resources":{},"prompts":{},"completions":{}},"tools":[]}"#
+    );
+    // A query does not change the resource; other methods are refused.
+    assert_eq!(
+        fetch(&engine, b"GET", b"/.well-known/mcp/server-card.json?x=1").status,
+        200
+    );
+    let post = fetch(&engine, b"POST", b"/.well-known/mcp/server-card.json");
+    assert_eq!(
+        (post.status, header(&post, "allow").as_deref()),
+        (405, Some("GET"))
+    );
+    // MCP replies stay no-store.
+    let (status, _) = post_discover(&engine);
+    assert_eq!(status, 200);
+
+    let plain = Engine::new(CONFIG.as_bytes()).unwrap();
+    assert_eq!(
+        fetch(&plain, b"GET", b"/.well-known/mcp/server-card.json").status,
+        404
+    );
+    let long_name = format!(
+        r#"{{"serverCard":true,"serverInfo":{{"name":"{0}","version":"{0}"}},"limits":{{"requestBytes":16,"responseBytes":528}}}}"#,
+        "n".repeat(128)
+    );
+    for (cfg, why) in [
+        (r#"{"serverCard":"yes"}"#, "serverCard: must be a boolean"),
+        (
+            long_name.as_str(),
+            "serverCard: the server card reply exceeds limits.responseBytes",
+        ),
+    ] {
+        match Engine::new(cfg.as_bytes()) {
+            Err(e) => assert!(e.starts_with(why), "{cfg}: {e}"),
+            Ok(_) => panic!("{cfg} accepted"),
+        }
+    }
+}
+
+fn post_discover(engine: &Engine) -> (u16, String) {
+    post(engine, "server/discover", None, "")
+}
