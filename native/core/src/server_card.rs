@@ -1,6 +1,10 @@
 //! The server card: a static description of this server for discovery before connecting, served
 //! at `/.well-known/mcp/server-card.json` when the `serverCard` option is `true`. Built once from
 //! the configuration; public and cacheable for five minutes, unlike every MCP reply.
+//!
+//! MCP 2026-07-28 defines no server card. The path is the de-facto `.well-known` convention and
+//! the fields (capabilities, tools) those of the SEP-2127 draft; the later experimental extension
+//! drops the tool list and prefers `<endpoint>/server-card`.
 use std::borrow::Cow;
 
 use crate::config::Config;
