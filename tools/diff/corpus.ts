@@ -139,6 +139,40 @@ function bodyCases(): Case[] {
   ];
 }
 
+function surfaceCases(): Case[] {
+  const c = (name: string, request: OutcomeRequest): Case => ({ name: `surface: ${name}`, profile: 'surface', request });
+  const rpc = (method: string, params: Record<string, unknown>, name?: string, extra: [string, string][] = []) =>
+    post([...modernHeaders(method, name), ...extra], envelope(method, 1, { ...params, _meta: META }));
+  const withCaps = (caps: unknown) => ({ ...META, 'io.modelcontextprotocol/clientCapabilities': caps });
+  const askWith = (caps: unknown, extra: Record<string, unknown> = {}) =>
+    post(modernHeaders('tools/call', 'ask'), envelope('tools/call', 1, { name: 'ask', ...extra, _meta: withCaps(caps) }));
+  return [
+    c('discover', discover(1)),
+    c('tools/list', list(2)),
+    c('content tool', call('blocks', undefined)),
+    c('multi-round: first round asks', askWith({ elicitation: {} })),
+    c('multi-round: missing capability', askWith({})),
+    c('multi-round: tampered state', askWith({ elicitation: {} }, { inputResponses: { name: { action: 'accept', content: {} } }, requestState: 'eyJ2IjoxfQ.AAAA' })),
+    c('multi-round: inputResponses not an object', askWith({ elicitation: {} }, { inputResponses: null })),
+    c('header param agrees', rpc('tools/call', { name: 'regional', arguments: { region: 'eu' } }, 'regional', [['mcp-param-region', 'eu']])),
+    c('header param missing', rpc('tools/call', { name: 'regional', arguments: { region: 'eu' } }, 'regional')),
+    c('header param disagrees', rpc('tools/call', { name: 'regional', arguments: { region: 'eu' } }, 'regional', [['mcp-param-region', 'us']])),
+    c('header param bad base64', rpc('tools/call', { name: 'regional', arguments: { region: 'eu' } }, 'regional', [['mcp-param-region', '=?base64?ZXU?=']])),
+    c('resources/list', rpc('resources/list', {})),
+    c('resources/templates/list', rpc('resources/templates/list', {})),
+    c('resources/read text', rpc('resources/read', { uri: 'test://text' }, 'test://text')),
+    c('resources/read blob', rpc('resources/read', { uri: 'test://blob' }, 'test://blob')),
+    c('resources/read template', rpc('resources/read', { uri: 'test://item/42' }, 'test://item/42')),
+    c('resources/read unknown', rpc('resources/read', { uri: 'test://none' }, 'test://none')),
+    c('prompts/list', rpc('prompts/list', {})),
+    c('prompts/get', rpc('prompts/get', { name: 'greet', arguments: { who: 'Ada' } }, 'greet')),
+    c('prompts/get missing argument', rpc('prompts/get', { name: 'greet' }, 'greet')),
+    c('completion of a prompt argument', rpc('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'who', value: 'w' } })),
+    c('completion of a template variable', rpc('completion/complete', { ref: { type: 'ref/resource', uri: 'test://item/{id}' }, argument: { name: 'id', value: 'al' } })),
+    c('server card', { method: 'GET', path: '/.well-known/mcp/server-card.json', headers: [] }),
+  ];
+}
+
 function backendCases(): Case[] {
   const c = (name: string, request: OutcomeRequest, timeoutMs?: number): Case => ({ name: `backend: ${name}`, profile: 'backend', request, ...(timeoutMs ? { timeoutMs } : {}) });
   return [
@@ -171,5 +205,5 @@ export function buildCorpus(): Case[] {
     request: r.request,
     ...(r.timeoutMs ? { timeoutMs: r.timeoutMs } : {}),
   }));
-  return [...rows, ...exampleCases(), ...oddIdCases(), ...headerMixCases(), ...bodyCases(), ...backendCases()];
+  return [...rows, ...exampleCases(), ...oddIdCases(), ...headerMixCases(), ...bodyCases(), ...backendCases(), ...surfaceCases()];
 }

@@ -7,6 +7,7 @@ import { PROFILES } from '../../test/support/fixtures';
 import { toolSource } from '../../src/router';
 import * as edge from '../../edge/router';
 import * as backend from './backend-router';
+import * as surface from './surface-router';
 
 export type ProfileOptions = Record<string, unknown>;
 
@@ -15,5 +16,6 @@ export function profileOptions(): Record<string, ProfileOptions> {
     ...(PROFILES as unknown as Record<string, ProfileOptions>),
     example: { ...edge.options, tools: toolSource(edge.router) },
     backend: { ...backend.options, tools: toolSource(backend.router) },
+    surface: { ...surface.options, tools: toolSource(surface.router) },
   };
 }
