@@ -40,6 +40,29 @@ const roots = { method: 'roots/list' };
 /** A content tool that runs once the client has answered every round of `inputs`. */
 const answered = (inputs) => ({ inputs, ...fixed([text('Completed with the requested input.')]) });
 
+/**
+ * A contact form using the JSON Schema 2020-12 vocabulary the core enforces: a named definition
+ * (`$defs` with `$anchor`), a strict object (`additionalProperties: false`), alternative groups
+ * (`allOf`/`anyOf`) and a conditional requirement (`if`/`then`/`else`).
+ */
+const address = codec.ref('address', codec.object({ street: codec.optional(codec.string()), city: codec.optional(codec.string()) }), {
+  anchor: 'addressDef',
+});
+const contact = codec.object(
+  {
+    name: codec.optional(codec.string()),
+    address: codec.optional(address),
+    contactMethod: codec.optional(codec.enum(['phone', 'email'])),
+    phone: codec.optional(codec.string()),
+    email: codec.optional(codec.string()),
+  },
+  {
+    strict: true,
+    requireAnyOf: [['phone'], ['email']],
+    when: { field: 'contactMethod', equals: 'phone', then: ['phone'], else: ['email'] },
+  },
+);
+
 /** Every fixture tool: name → operation options. */
 const TOOLS = {
   test_simple_text: { description: 'Returns simple text content', ...fixed([text('This is a simple text response for testing.')]) },
@@ -87,6 +110,11 @@ const TOOLS = {
     input: codec.object({ region: codec.string({ maxLength: 64 }) }),
     headerParams: { region: 'Region' },
     ...fixed([text('Region accepted.')]),
+  },
+  json_schema_2020_12_tool: {
+    description: 'Tool with JSON Schema 2020-12 features',
+    input: contact,
+    ...fixed([text('ok')]),
   },
 };
 

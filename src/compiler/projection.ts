@@ -4,7 +4,7 @@
  */
 import type { CodecDescriptor } from '../router/codec-types';
 import { fail } from './errors';
-import type { CodecProgram, ProgramNode } from './types';
+import type { CodecProgram, FieldRule, ProgramNode } from './types';
 
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 export const MAX_PROJECTION_NODES = 4096;
@@ -81,14 +81,27 @@ export function compileProgram(root: CodecDescriptor, where: string): CodecProgr
         break;
       }
       case 'object': {
+        const names = Object.keys(d.fields);
         const fields: (readonly [string, number, 0 | 1])[] = [];
-        for (const name of Object.keys(d.fields)) {
+        for (const name of names) {
           const f = d.fields[name]!;
           fields.push([name, walk(f.codec, level + 1), f.optional === true ? 1 : 0]);
         }
-        node = ['object', d.open === true ? 1 : 0, fields];
+        const extra = d.strict === true ? 2 : d.open === true ? 1 : 0;
+        const at = (list: readonly string[]): number[] =>
+          list.map((n) => {
+            const i = names.indexOf(n);
+            return i >= 0 ? i : fail(`${where}: a presence rule names "${n}", which the object does not declare`);
+          });
+        const rules: FieldRule[] = [];
+        if (d.requireAnyOf !== undefined) rules.push(['anyOf', d.requireAnyOf.map(at)]);
+        if (d.when !== undefined) rules.push(['if', at([d.when.field])[0]!, d.when.equals, at(d.when.then), at(d.when.else)]);
+        node = rules.length > 0 ? ['object', extra, fields, rules] : ['object', extra, fields];
         break;
       }
+      case 'ref':
+        // Decoding is the inner codec's: the name only shapes the published schema.
+        return walk(d.inner, level);
       case 'nullable':
         node = ['nullable', walk(d.inner, level + 1)];
         break;
@@ -116,7 +129,16 @@ export function compileProgram(root: CodecDescriptor, where: string): CodecProgr
 export function project(root: CodecDescriptor, direction: Direction, where: string): Projection {
   let nodes = 0;
   let levels = 0;
+  // Counted as if every definition were written inline at each use, as the core counts the program.
+  const below = (count: number, depth: number): void => {
+    nodes += count;
+    if (depth > levels) levels = depth;
+    if (depth > MAX_PROJECTION_LEVELS) fail(`${where}: schema projection exceeds ${MAX_PROJECTION_LEVELS} levels`);
+    if (nodes > MAX_PROJECTION_NODES) fail(`${where}: schema projection exceeds ${MAX_PROJECTION_NODES} nodes`);
+  };
+  const defs = new Map<string, { inner: CodecDescriptor; anchor: string | undefined; schema: Record<string, unknown> }>();
   const walk = (d: CodecDescriptor, level: number): Record<string, unknown> => {
+    if (d.kind === 'ref') return definition(d, level);
     nodes++;
     if (level > levels) levels = level;
     if (level > MAX_PROJECTION_LEVELS) fail(`${where}: schema projection exceeds ${MAX_PROJECTION_LEVELS} levels`);
@@ -155,7 +177,20 @@ export function project(root: CodecDescriptor, direction: Direction, where: stri
         }
         const s: Record<string, unknown> = { type: 'object', properties };
         if (required.length > 0) s.required = required;
-        if (direction === 'output' && d.open !== true) s.additionalProperties = false;
+        if (d.strict === true || (direction === 'output' && d.open !== true)) s.additionalProperties = false;
+        if (d.requireAnyOf !== undefined) {
+          below(1 + d.requireAnyOf.length, level + 2);
+          s.allOf = [{ anyOf: d.requireAnyOf.map((g) => ({ required: [...g] })) }];
+        }
+        if (d.when !== undefined) {
+          const w = d.when;
+          below(2 + (w.then.length > 0 ? 1 : 0) + (w.else.length > 0 ? 1 : 0), level + 2);
+          const cond: Record<string, unknown> = {};
+          Object.defineProperty(cond, w.field, { value: { const: w.equals }, enumerable: true, writable: true, configurable: true });
+          s.if = { properties: cond, required: [w.field] };
+          if (w.then.length > 0) s.then = { required: [...w.then] };
+          if (w.else.length > 0) s.else = { required: [...w.else] };
+        }
         return s;
       }
       case 'nullable':
@@ -171,8 +206,27 @@ export function project(root: CodecDescriptor, direction: Direction, where: stri
         return fail(`${where}: unknown codec kind`);
     }
   };
+  const definition = (d: Extract<CodecDescriptor, { kind: 'ref' }>, level: number): Record<string, unknown> => {
+    const schema = walk(d.inner, level);
+    const known = defs.get(d.name);
+    if (known === undefined) {
+      for (const [name, other] of defs) {
+        if (d.anchor !== undefined && other.anchor === d.anchor) fail(`${where}: $defs "${name}" and "${d.name}" share the anchor "${d.anchor}"`);
+      }
+      defs.set(d.name, { inner: d.inner, anchor: d.anchor, schema });
+    } else if (known.inner !== d.inner || known.anchor !== d.anchor) {
+      fail(`${where}: $defs name "${d.name}" is given to two different codecs`);
+    }
+    return { $ref: `#/$defs/${d.name}` };
+  };
   const body = walk(root, 1);
-  return { schema: { $schema: SCHEMA_DIALECT, ...body }, nodes, levels };
+  if (defs.size === 0) return { schema: { $schema: SCHEMA_DIALECT, ...body }, nodes, levels };
+  const $defs: Record<string, unknown> = {};
+  for (const [name, def] of [...defs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const value = def.anchor === undefined ? def.schema : { $anchor: def.anchor, ...def.schema };
+    Object.defineProperty($defs, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return { schema: { $schema: SCHEMA_DIALECT, $defs, ...body }, nodes, levels };
 }
 
 /** The projection of a tool without input: only `{}` is admitted. */

@@ -20,10 +20,17 @@ export type ProgramNode =
   | readonly ['number', number | null, number | null]
   | readonly ['enum', readonly string[]]
   | readonly ['array', number, number] // item node, maxItems
-  | readonly ['object', 0 | 1, readonly (readonly [string, number, 0 | 1])[]] // open, [name, node, optional]
+  // extra members (0 drop, 1 keep, 2 refuse), [name, node, optional], presence rules
+  | readonly ['object', 0 | 1 | 2, readonly (readonly [string, number, 0 | 1])[]]
+  | readonly ['object', 0 | 1 | 2, readonly (readonly [string, number, 0 | 1])[], readonly FieldRule[]]
   | readonly ['nullable', number] // inner node
   | readonly ['json', number, number] // maxBytes, maxDepth
   | readonly ['scalarRecord', number, number]; // maxKeys, maxBytes
+
+/** Presence rules over an object's field indexes: alternative groups, or one conditional requirement. */
+export type FieldRule =
+  | readonly ['anyOf', readonly (readonly number[])[]]
+  | readonly ['if', number, string | number | boolean, readonly number[], readonly number[]];
 
 export type CodecProgram = readonly ProgramNode[];
 

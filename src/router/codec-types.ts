@@ -17,7 +17,15 @@ export type CodecDescriptor =
       readonly fields: Readonly<Record<string, FieldDescriptor>>;
       /** Closed (default): unknown input fields are admitted and dropped; outputs carry declared fields only. */
       readonly open?: boolean;
+      /** Strict: unknown members are refused in both directions (`additionalProperties: false`). */
+      readonly strict?: boolean;
+      /** At least one group has all its fields present (`allOf: [{anyOf: [{required}…]}]`). */
+      readonly requireAnyOf?: readonly (readonly string[])[];
+      /** When `field` equals `equals`, `then` is required, otherwise `else` (`if`/`then`/`else`). */
+      readonly when?: WhenDescriptor;
     }
+  /** A named definition: decodes as `inner`, projected as `$ref` to `$defs[name]`. */
+  | { readonly kind: 'ref'; readonly name: string; readonly anchor?: string; readonly inner: CodecDescriptor }
   | { readonly kind: 'nullable'; readonly inner: CodecDescriptor }
   /** Nested JSON, bounded by bytes and depth. */
   | { readonly kind: 'json'; readonly maxBytes: number; readonly maxDepth: number }
@@ -27,4 +35,11 @@ export type CodecDescriptor =
 export interface FieldDescriptor {
   readonly codec: CodecDescriptor;
   readonly optional?: boolean;
+}
+
+export interface WhenDescriptor {
+  readonly field: string;
+  readonly equals: string | number | boolean;
+  readonly then: readonly string[];
+  readonly else: readonly string[];
 }

@@ -148,11 +148,35 @@ function isOptionalField(v: unknown): v is OptionalField {
 }
 
 const FIELD_NAME = /^[\s\S]{1,128}$/;
+const MAX_GROUPS = 16;
 
-function object<S extends FieldShape>(fields: S, opts?: { open?: boolean }): Codec<ObjectType<S>> {
+/** Object options. `open` keeps unknown members, `strict` refuses them; the default drops them. */
+export interface ObjectOptions<K extends string = string> {
+  open?: boolean;
+  strict?: boolean;
+  /** At least one group has every one of its fields present. */
+  requireAnyOf?: readonly (readonly K[])[];
+  /** When `field` is present and equals `equals`, the fields of `then` are required, otherwise those of `else`. */
+  when?: { field: K; equals: string | number | boolean; then?: readonly K[]; else?: readonly K[] };
+}
+
+/** A list of distinct declared field names, copied; `undefined` when it is not one. */
+function fieldList(v: unknown, declared: Record<string, unknown>, allowEmpty: boolean): string[] | undefined {
+  if (!Array.isArray(v) || (!allowEmpty && v.length === 0)) return undefined;
+  const out: string[] = [];
+  for (const name of v) {
+    if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(declared, name) || out.includes(name)) return undefined;
+    out.push(name);
+  }
+  return out;
+}
+
+function object<S extends FieldShape>(fields: S, opts?: ObjectOptions<Extract<keyof S, string>>): Codec<ObjectType<S>> {
   if (!isPlainObject(fields)) fail('PULSE_ERR_CODEC', 'codecObject');
-  const o = options(opts, ['open']);
+  const o = options(opts, ['open', 'strict', 'requireAnyOf', 'when']);
   if (o.open !== undefined && typeof o.open !== 'boolean') fail('PULSE_ERR_CODEC', 'codecOptions');
+  if (o.strict !== undefined && typeof o.strict !== 'boolean') fail('PULSE_ERR_CODEC', 'codecOptions');
+  if (o.open === true && o.strict === true) fail('PULSE_ERR_CODEC', 'codecStrict');
   const names = Object.keys(fields);
   if (names.length > 256) fail('PULSE_ERR_CODEC', 'codecObject');
   // A null-prototype record: a field named like an Object.prototype member stays a plain key.
@@ -166,6 +190,48 @@ function object<S extends FieldShape>(fields: S, opts?: { open?: boolean }): Cod
   }
   const d: Record<string, unknown> = { kind: 'object', fields: Object.freeze(out) };
   if (o.open === true) d.open = true;
+  if (o.strict === true) d.strict = true;
+  if (o.requireAnyOf !== undefined) {
+    const groups = o.requireAnyOf;
+    if (!Array.isArray(groups) || groups.length === 0 || groups.length > MAX_GROUPS) fail('PULSE_ERR_CODEC', 'codecRequireAnyOf');
+    d.requireAnyOf = Object.freeze(
+      groups.map((g) => Object.freeze(fieldList(g, out, false) ?? fail('PULSE_ERR_CODEC', 'codecRequireAnyOf'))),
+    );
+  }
+  if (o.when !== undefined) {
+    const w = isPlainObject(o.when) ? o.when : fail('PULSE_ERR_CODEC', 'codecWhen');
+    for (const k of Object.keys(w)) if (!['field', 'equals', 'then', 'else'].includes(k)) fail('PULSE_ERR_CODEC', 'codecWhen');
+    const eq = w.equals;
+    const scalar = typeof eq === 'string' || typeof eq === 'boolean' || (typeof eq === 'number' && Number.isFinite(eq));
+    const then = fieldList(w.then ?? [], out, true);
+    const otherwise = fieldList(w.else ?? [], out, true);
+    if (
+      typeof w.field !== 'string' ||
+      !Object.prototype.hasOwnProperty.call(out, w.field) ||
+      !scalar ||
+      then === undefined ||
+      otherwise === undefined ||
+      then.length + otherwise.length === 0
+    )
+      fail('PULSE_ERR_CODEC', 'codecWhen');
+    d.when = Object.freeze({ field: w.field, equals: eq, then: Object.freeze(then), else: Object.freeze(otherwise) });
+  }
+  return finish(d as CodecDescriptor);
+}
+
+const REF_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const ANCHOR = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * A named definition: decodes exactly as `inner`; the schema projection publishes it once under
+ * `$defs[name]` (with `$anchor` when given) and refers to it with `$ref`.
+ */
+function ref<T>(name: string, inner: Codec<T>, opts?: { anchor?: string }): Codec<T> {
+  if (typeof name !== 'string' || !REF_NAME.test(name) || !isCodec(inner)) fail('PULSE_ERR_CODEC', 'codecRef');
+  const o = options(opts, ['anchor']);
+  if (o.anchor !== undefined && (typeof o.anchor !== 'string' || !ANCHOR.test(o.anchor))) fail('PULSE_ERR_CODEC', 'codecRef');
+  const d: Record<string, unknown> = { kind: 'ref', name, inner };
+  if (o.anchor !== undefined) d.anchor = o.anchor;
   return finish(d as CodecDescriptor);
 }
 
@@ -197,6 +263,7 @@ export const codec = Object.freeze({
   enum: enumOf,
   array,
   object,
+  ref,
   optional,
   nullable,
   json,

@@ -56,6 +56,10 @@ const MESSAGES = {
   codecJson: 'JSON codecs need maxBytes 1-1048576 and maxDepth 1-32',
   codecRecord: 'Scalar records need maxKeys 1-1024 and maxBytes 1-1048576',
   codecOptions: 'Codec options must be a plain object with known keys only',
+  codecStrict: 'An object codec is either open or strict, not both',
+  codecRequireAnyOf: 'requireAnyOf needs 1-16 groups, each a non-empty list of distinct declared field names',
+  codecWhen: 'when needs a declared field, equals (a string, finite number or boolean), and then/else lists of distinct declared field names, not both empty',
+  codecRef: 'codec.ref needs a name of 1-64 characters of A-Za-z0-9_.-, a codec built by codec.*, and optionally an anchor of 1-64 characters matching [A-Za-z_][A-Za-z0-9_.-]*',
   // binding
   frozen: 'The router is bound; no operations can be declared after binding',
   nativeIneligible:

@@ -8,12 +8,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRouter } from '../../src/compiler';
 import { project } from '../../src/compiler/projection';
+import { codec } from '../../src/router/codecs';
 import type { CodecDescriptor } from '../../src/router/codec-types';
 import type { RouterDefinition } from '../../src/router/definition';
 import { callTool, engineFor } from './compiler-harness';
 
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module;
-const ajv = new Ajv2020({ strict: true, strictTypes: false, allErrors: false });
+// strictRequired off: presence rules put `required` in allOf/if/then subschemas naming properties
+// the enclosing object declares, which 2020-12 permits and ajv's lint flags.
+const ajv = new Ajv2020({ strict: true, strictTypes: false, strictRequired: false, allErrors: false });
+// This ajv does not know `$anchor`; the projection refers by JSON pointer, so it is only an annotation here.
+ajv.addKeyword({ keyword: '$anchor', schemaType: 'string' });
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -59,13 +64,55 @@ const descriptor: fc.Arbitrary<CodecDescriptor> = fc.letrec<{ d: CodecDescriptor
     fc
       .record({
         fields: fc.dictionary(fc.constantFrom(...NAMES), fc.record({ codec: tie('d'), optional: fc.boolean() }), { maxKeys: 4 }),
-        open: fc.boolean(),
+        extra: fc.constantFrom('drop', 'open', 'strict'),
       })
-      .map(({ fields, open }) => (open ? { kind: 'object' as const, fields, open } : { kind: 'object' as const, fields })),
+      .chain(({ fields, extra }) => objectWithRules(fields, extra)),
     tie('d').map((inner) => ({ kind: 'nullable' as const, inner })),
+    // Renamed uniquely below: one name, one codec.
+    tie('d').map((inner) => ({ kind: 'ref' as const, name: 'r', inner })),
     fc.constant({ kind: 'json' as const, maxBytes: 65536, maxDepth: 16 }),
   ),
-})).d;
+})).d.map(uniqueRefs);
+
+/** Alternative groups and a conditional requirement over some of the fields, when there are any. */
+function objectWithRules(fields: Record<string, { codec: CodecDescriptor; optional: boolean }>, extra: string): fc.Arbitrary<CodecDescriptor> {
+  const base: Record<string, unknown> = { kind: 'object', fields };
+  if (extra === 'open') base.open = true;
+  if (extra === 'strict') base.strict = true;
+  const names = Object.keys(fields);
+  if (names.length === 0) return fc.constant(base as CodecDescriptor);
+  const some = (min: number) => fc.subarray(names, { minLength: min });
+  const equals = fc.constantFrom<string | number | boolean>('a', 'Z', '', 0, 1, 2.5, true, false);
+  return fc
+    .record({
+      requireAnyOf: fc.option(fc.array(some(1), { minLength: 1, maxLength: 3 }), { nil: undefined }),
+      when: fc.option(
+        fc.record({ field: fc.constantFrom(...names), equals, then: some(0), else: some(0) }).filter((w) => w.then.length + w.else.length > 0),
+        { nil: undefined },
+      ),
+    })
+    .map((rules) => clean({ ...base, ...rules }) as CodecDescriptor);
+}
+
+/** Gives every ref node its own name, in walk order. */
+function uniqueRefs(root: CodecDescriptor): CodecDescriptor {
+  let n = 0;
+  const walk = (d: CodecDescriptor): CodecDescriptor => {
+    switch (d.kind) {
+      case 'ref':
+        return { ...d, name: `def${n++}`, inner: walk(d.inner) };
+      case 'array':
+        return { ...d, items: walk(d.items) };
+      case 'nullable':
+        return { ...d, inner: walk(d.inner) };
+      case 'object':
+        return { ...d, fields: Object.fromEntries(Object.entries(d.fields).map(([k, f]) => [k, { ...f, codec: walk(f.codec) }])) };
+      default:
+        return d;
+    }
+  };
+  return walk(root);
+}
 
 /** Values near a descriptor: conforming ones, boundary violations, and arbitrary JSON. */
 function valueFor(d: CodecDescriptor): fc.Arbitrary<Json> {
@@ -103,6 +150,8 @@ function valueFor(d: CodecDescriptor): fc.Arbitrary<Json> {
       }
       case 'nullable':
         return fc.oneof(fc.constant(null), valueFor(d.inner));
+      case 'ref':
+        return valueFor(d.inner);
       case 'json':
         return anyJson;
       default:
@@ -150,6 +199,56 @@ describe('projection', () => {
     const r = project({ kind: 'object', fields: { a: { codec: { kind: 'nullable', inner: { kind: 'boolean' } } }, b: { codec: { kind: 'boolean' } } } }, 'input', 't');
     // Same vector as codec.rs programs_are_validated: 5 nodes, 3 levels.
     expect([r.nodes, r.levels]).toEqual([5, 3]);
+  });
+
+  it('projects the 2020-12 vocabulary the core enforces: $defs with $anchor, strict objects, allOf/anyOf, if/then/else', () => {
+    const address = codec.ref('address', codec.object({ street: codec.optional(codec.string()), city: codec.optional(codec.string()) }), { anchor: 'addressDef' });
+    const contact = codec.object(
+      {
+        name: codec.optional(codec.string()),
+        address: codec.optional(address),
+        contactMethod: codec.optional(codec.enum(['phone', 'email'])),
+        phone: codec.optional(codec.string()),
+        email: codec.optional(codec.string()),
+      },
+      { strict: true, requireAnyOf: [['phone'], ['email']], when: { field: 'contactMethod', equals: 'phone', then: ['phone'], else: ['email'] } },
+    );
+    const r = project(contact, 'input', 't');
+    // The schema the official conformance suite publishes for its json-schema-2020-12 fixture.
+    expect(r.schema).toEqual({
+      $schema: DIALECT,
+      type: 'object',
+      $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      properties: {
+        name: { type: 'string' },
+        address: { $ref: '#/$defs/address' },
+        contactMethod: { type: 'string', enum: ['phone', 'email'] },
+        phone: { type: 'string' },
+        email: { type: 'string' },
+      },
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
+      additionalProperties: false,
+    });
+    // Same vector as codec.rs alternative_groups_and_the_conditional_requirement.
+    expect([r.nodes, r.levels]).toEqual([15, 3]);
+    ajv.compile(r.schema);
+  });
+
+  it('publishes a definition once however often it is used, and refuses one name for two codecs', () => {
+    const point = codec.ref('point', codec.object({ x: codec.number() }));
+    const r = project(codec.object({ a: point, b: codec.array(point, { maxItems: 2 }) }), 'input', 't');
+    expect(r.schema.$defs).toEqual({ point: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] } });
+    expect(r.schema.properties).toEqual({ a: { $ref: '#/$defs/point' }, b: { type: 'array', items: { $ref: '#/$defs/point' }, maxItems: 2 } });
+    // Counted as if written inline at each use, as the core counts the program.
+    expect([r.nodes, r.levels]).toEqual([6, 4]);
+    const other = codec.ref('point', codec.object({ y: codec.number() }));
+    expect(() => project(codec.object({ a: point, b: other }), 'input', 'op')).toThrow('op: $defs name "point" is given to two different codecs');
+    const twin = codec.ref('twin', codec.string(), { anchor: 'p' });
+    const pin = codec.ref('pin', codec.string(), { anchor: 'p' });
+    expect(() => project(codec.object({ a: twin, b: pin }), 'input', 'op')).toThrow('op: $defs "twin" and "pin" share the anchor "p"');
   });
 
   it('yields schemas a strict 2020-12 validator compiles', () => {

@@ -205,6 +205,38 @@ describe('codec builders', () => {
     ];
     for (const f of bad) expect(caught(f).code).toBe('PULSE_ERR_CODEC');
   });
+
+  it('reject presence rules and definitions that name nothing declared, each with its own message', () => {
+    const ab = { a: codec.optional(codec.string()), b: codec.optional(codec.string()) };
+    const cases: [string, () => unknown][] = [
+      ['codecStrict', () => codec.object(ab, { open: true, strict: true })],
+      ['codecOptions', () => codec.object(ab, { strict: 1 } as never)],
+      ['codecRequireAnyOf', () => codec.object(ab, { requireAnyOf: [] })],
+      ['codecRequireAnyOf', () => codec.object(ab, { requireAnyOf: [[]] })],
+      ['codecRequireAnyOf', () => codec.object(ab, { requireAnyOf: [['c' as 'a']] })],
+      ['codecRequireAnyOf', () => codec.object(ab, { requireAnyOf: [['a', 'a']] })],
+      ['codecRequireAnyOf', () => codec.object(ab, { requireAnyOf: Array.from({ length: 17 }, () => ['a' as const]) })],
+      ['codecRequireAnyOf', () => codec.object({ toString: codec.string() }, { requireAnyOf: [['valueOf' as 'toString']] })],
+      ['codecWhen', () => codec.object(ab, { when: { field: 'c' as 'a', equals: 'x', then: ['b'] } })],
+      ['codecWhen', () => codec.object(ab, { when: { field: 'a', equals: null as never, then: ['b'] } })],
+      ['codecWhen', () => codec.object(ab, { when: { field: 'a', equals: NaN, then: ['b'] } })],
+      ['codecWhen', () => codec.object(ab, { when: { field: 'a', equals: 'x' } })],
+      ['codecWhen', () => codec.object(ab, { when: { field: 'a', equals: 'x', then: ['b'], otherwise: ['a'] } as never })],
+      ['codecRef', () => codec.ref('', codec.string())],
+      ['codecRef', () => codec.ref('a/b', codec.string())],
+      ['codecRef', () => codec.ref('a', { kind: 'string' } as never)],
+      ['codecRef', () => codec.ref('a', codec.string(), { anchor: '1x' })],
+      ['codecOptions', () => codec.ref('a', codec.string(), { id: 'x' } as never)],
+    ];
+    for (const [key, f] of cases) {
+      const e = caught(f);
+      expect(e.code, key).toBe('PULSE_ERR_CODEC');
+      expect(e.message, key).toBe(new PulseRouterError('PULSE_ERR_CODEC', key as never).message);
+    }
+    const o = codec.object(ab, { strict: true, requireAnyOf: [['a'], ['b']], when: { field: 'a', equals: 'x', then: ['b'] } });
+    expect(o).toEqual({ kind: 'object', fields: { a: { codec: { kind: 'string' }, optional: true }, b: { codec: { kind: 'string' }, optional: true } }, strict: true, requireAnyOf: [['a'], ['b']], when: { field: 'a', equals: 'x', then: ['b'], else: [] } });
+    expect(Object.isFrozen((o as { requireAnyOf: unknown[] }).requireAnyOf[0])).toBe(true);
+  });
 });
 
 describe('binding freezes the registry', () => {

@@ -158,6 +158,15 @@ function surfaceCases(): Case[] {
     c('header param missing', rpc('tools/call', { name: 'regional', arguments: { region: 'eu' } }, 'regional')),
     c('header param disagrees', rpc('tools/call', { name: 'regional', arguments: { region: 'eu' } }, 'regional', [['mcp-param-region', 'us']])),
     c('header param bad base64', rpc('tools/call', { name: 'regional', arguments: { region: 'eu' } }, 'regional', [['mcp-param-region', '=?base64?ZXU?=']])),
+    ...(
+      [
+        ['presence rules hold', { email: 'e', address: { city: 'x', zip: 1 } }],
+        ['strict object refuses a member', { email: 'e', other: 1 }],
+        ['no alternative complete', { via: 'email' }],
+        ['conditional requires the chosen field', { via: 'phone', email: 'e' }],
+        ['conditional else branch', { phone: 'p' }],
+      ] as const
+    ).map(([what, args]) => c(`2020-12 rules: ${what}`, rpc('tools/call', { name: 'contact', arguments: args }, 'contact'))),
     c('resources/list', rpc('resources/list', {})),
     c('resources/templates/list', rpc('resources/templates/list', {})),
     c('resources/read text', rpc('resources/read', { uri: 'test://text' }, 'test://text')),

@@ -1,6 +1,6 @@
 /**
  * The differential run's 2026-07-28 surface: content tools, a multi-round tool, an `x-mcp-header`
- * parameter, resources, a template with completions, prompts and the server card, all native, so
+ * parameter, an input with 2020-12 presence rules, resources, a template with completions, prompts and the server card, all native, so
  * the Node host, workerd and the Native build must answer them byte for byte alike.
  */
 import { EntityRouter, codec, handlers } from '../../src/pulse';
@@ -22,6 +22,19 @@ export const router = new EntityRouter('diffsurface')
     headerParams: { region: 'Region' },
     content: true,
     handler: handlers.static([text('regional')]),
+  })
+  .operation('contact', {
+    input: codec.object(
+      {
+        address: codec.optional(codec.ref('address', codec.object({ city: codec.string() }), { anchor: 'addr' })),
+        via: codec.optional(codec.enum(['phone', 'email'])),
+        phone: codec.optional(codec.string()),
+        email: codec.optional(codec.string()),
+      },
+      { strict: true, requireAnyOf: [['phone'], ['email']], when: { field: 'via', equals: 'phone', then: ['phone'], else: ['email'] } },
+    ),
+    content: true,
+    handler: handlers.static([text('contacted')]),
   });
 
 export const options = {

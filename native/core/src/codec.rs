@@ -5,6 +5,7 @@
 //! source order), strings re-escaped minimally, numbers as JavaScript's `JSON.stringify` prints them.
 use std::fmt::Write as _;
 
+use crate::field_rules::{Broken, FieldRules, NO_ALTERNATIVE};
 use crate::json::{write, Object, Str, Value};
 
 /// Projection bounds shared with the compiler (MAX_PROJECTION_NODES / MAX_PROJECTION_LEVELS).
@@ -39,6 +40,7 @@ pub const REQUIRED: &str = "Required field missing";
 pub const JSON_TOO_LARGE: &str = "JSON value too large";
 pub const JSON_TOO_DEEP: &str = "JSON value nested too deeply";
 pub const TOO_MANY_KEYS: &str = "Too many keys";
+pub const UNKNOWN_FIELD: &str = "Unknown field";
 
 #[derive(Debug)]
 pub(crate) struct Field {
@@ -73,9 +75,10 @@ pub(crate) enum Node {
     },
     /// `fields` in declared order; `sorted` indexes them by name for one-pass member lookup.
     Object {
-        open: bool,
+        extra: Extra,
         fields: Vec<Field>,
         sorted: Vec<usize>,
+        rules: FieldRules,
     },
     Nullable(usize),
     Json {
@@ -86,6 +89,17 @@ pub(crate) enum Node {
         max_keys: usize,
         max_bytes: usize,
     },
+}
+
+/// What an object does with members it does not declare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Extra {
+    /// Closed: admitted and dropped.
+    Drop,
+    /// Open: kept after the declared members, in source order.
+    Keep,
+    /// Strict (`additionalProperties: false`): refused.
+    Reject,
 }
 
 /// One compiled codec: nodes in post-order, the root last.
@@ -172,7 +186,8 @@ impl Program {
                 "enum" | "nullable" => 2,
                 _ => 3,
             };
-            if n.len() != arity {
+            // An object may carry its presence rules as a fourth member.
+            if n.len() != arity && !(&*op == "object" && n.len() == 4) {
                 return Err("tools: codec program node has the wrong number of members");
             }
             let (node, count, level) = match &*op {
@@ -240,7 +255,11 @@ impl Program {
                     )
                 }
                 "object" => {
-                    let open = uint(n.get(1), 1)? == 1;
+                    let extra = match uint(n.get(1), 2)? {
+                        0 => Extra::Drop,
+                        1 => Extra::Keep,
+                        _ => Extra::Reject,
+                    };
                     let fs = n
                         .get(2)
                         .and_then(|v| v.as_array())
@@ -283,11 +302,21 @@ impl Program {
                     {
                         return Err("tools: codec program object repeats a field name");
                     }
+                    let rules = match n.get(3) {
+                        Some(r) => {
+                            let (rules, c, l) = FieldRules::from_value(r, fields.len())?;
+                            count = count.saturating_add(c);
+                            level = level.max(l);
+                            rules
+                        }
+                        None => FieldRules::default(),
+                    };
                     (
                         Node::Object {
-                            open,
+                            extra,
                             fields,
                             sorted,
+                            rules,
                         },
                         count,
                         level,
@@ -437,12 +466,13 @@ impl Program {
                 out.push(b']');
             }
             Node::Object {
-                open,
+                extra,
                 fields,
                 sorted,
+                rules,
             } => {
                 let o = v.as_object().ok_or(Fail::new(EXPECTED_OBJECT))?;
-                self.object(o, *open, fields, sorted, out)?;
+                self.object(o, *extra, fields, sorted, rules, out)?;
             }
             Node::Nullable(inner) => {
                 if v.is_null() {
@@ -498,9 +528,10 @@ impl Program {
     fn object(
         &self,
         o: Object<'_>,
-        open: bool,
+        extra: Extra,
         fields: &[Field],
         sorted: &[usize],
+        rules: &FieldRules,
         out: &mut Vec<u8>,
     ) -> Result<(), Fail> {
         // One pass over the members: each is matched to its field by binary search (no quadratic
@@ -511,13 +542,15 @@ impl Program {
             let name = k.as_str();
             match sorted.binary_search_by(|&f| fields[f].name.as_str().cmp(name.as_ref())) {
                 Ok(pos) => slots[sorted[pos]] = Some(x),
-                Err(_) if open => extras.push((k, x)),
+                // The object's own path: an unknown member's name is client data.
+                Err(_) if extra == Extra::Reject => return Err(Fail::new(UNKNOWN_FIELD)),
+                Err(_) if extra == Extra::Keep => extras.push((k, x)),
                 Err(_) => {}
             }
         }
         out.push(b'{');
         let mut first = true;
-        for (f, slot) in fields.iter().zip(slots) {
+        for (f, slot) in fields.iter().zip(slots.iter().copied()) {
             match slot {
                 Some(x) => {
                     if !first {
@@ -530,6 +563,14 @@ impl Program {
                 }
                 None if f.optional => {}
                 None => return Err(Fail::new(REQUIRED).under(f.segment.clone())),
+            }
+        }
+        // Presence rules after the fields, so a field's own failure is reported first.
+        match rules.check(&slots) {
+            Ok(()) => {}
+            Err(Broken::NoAlternative) => return Err(Fail::new(NO_ALTERNATIVE)),
+            Err(Broken::Missing(i)) => {
+                return Err(Fail::new(REQUIRED).under(fields[i].segment.clone()))
             }
         }
         for (k, x) in extras {
@@ -842,6 +883,146 @@ mod tests {
             r#"{"items":[{"name":"ab","n":2}],"on":true}"#
         );
         assert_eq!(dec(&p, r#"{"items":[]}"#).unwrap(), r#"{"items":[]}"#);
+    }
+
+    /// The contact form of the JSON Schema 2020-12 fixture: a strict object, phone or email
+    /// required, and the one named by `contactMethod` required when it is given.
+    const CONTACT: &str = r#"[["string",0,null],["object",0,[["street",0,1],["city",0,1]]],["enum",["phone","email"]],["object",2,[["name",0,1],["address",1,1],["contactMethod",2,1],["phone",0,1],["email",0,1]],[["anyOf",[[3],[4]]],["if",2,"phone",[3],[4]]]]]"#;
+
+    #[test]
+    fn strict_objects_refuse_unknown_members_without_naming_them() {
+        let p = program(CONTACT);
+        assert_eq!(
+            dec(&p, r#"{"email":"a@b","secret-name":1}"#).unwrap_err(),
+            ("$".to_string(), UNKNOWN_FIELD)
+        );
+        // Nested closed objects still drop what they do not declare.
+        assert_eq!(
+            dec(&p, r#"{"address":{"zip":1,"city":"x"},"email":"e"}"#).unwrap(),
+            r#"{"address":{"city":"x"},"email":"e"}"#
+        );
+    }
+
+    #[test]
+    fn alternative_groups_and_the_conditional_requirement() {
+        let p = program(CONTACT);
+        type Case<'a> = (&'a str, Result<&'a str, (&'a str, &'a str)>);
+        let cases: &[Case] = &[
+            (r#"{"email":"e"}"#, Ok(r#"{"email":"e"}"#)),
+            (r#"{}"#, Err(("$", NO_ALTERNATIVE))),
+            (r#"{"name":"n"}"#, Err(("$", NO_ALTERNATIVE))),
+            // No contactMethod: the else branch requires email.
+            (r#"{"phone":"p"}"#, Err(("$.email", REQUIRED))),
+            (
+                r#"{"contactMethod":"phone","phone":"p"}"#,
+                Ok(r#"{"contactMethod":"phone","phone":"p"}"#),
+            ),
+            (
+                r#"{"contactMethod":"phone","email":"e"}"#,
+                Err(("$.phone", REQUIRED)),
+            ),
+            (
+                r#"{"contactMethod":"email","phone":"p"}"#,
+                Err(("$.email", REQUIRED)),
+            ),
+            // A field's own failure comes before the rules.
+            (
+                r#"{"contactMethod":"fax"}"#,
+                Err(("$.contactMethod", NOT_IN_ENUM)),
+            ),
+        ];
+        for (input, want) in cases {
+            let got = dec(&p, input);
+            match want {
+                Ok(out) => assert_eq!(got.as_deref(), Ok(*out), "{}", input),
+                Err((path, msg)) => {
+                    assert_eq!(got, Err((path.to_string(), *msg)), "{}", input)
+                }
+            }
+        }
+        // object 1 + 5 properties + address's 2 + anyOf 1+2 + if 2, then 1, else 1.
+        assert_eq!((p.projection_nodes(), p.projection_levels()), (15, 3));
+    }
+
+    #[test]
+    fn conditionals_compare_numbers_and_booleans() {
+        let p = program(
+            r#"[["boolean"],["number",null,null],["string",0,null],["object",0,[["b",0,1],["n",1,1],["s",2,1]],[["if",0,true,[2],[]]]],["object",0,[["n",1,1],["s",2,1]],[["if",0,2.5,[],[1]]]]]"#,
+        );
+        assert_eq!(dec(&p, r#"{"n":2.5}"#).unwrap(), r#"{"n":2.5}"#);
+        assert_eq!(
+            dec(&p, r#"{"n":25e-1}"#).unwrap(),
+            r#"{"n":2.5}"#,
+            "compared as numbers, not as text"
+        );
+        assert_eq!(
+            dec(&p, r#"{"n":3}"#).unwrap_err(),
+            ("$.s".to_string(), REQUIRED)
+        );
+        let p = program(
+            r#"[["boolean"],["string",0,null],["object",0,[["b",0,1],["s",1,1]],[["if",0,true,[1],[]]]]]"#,
+        );
+        assert_eq!(
+            dec(&p, r#"{"b":true}"#).unwrap_err(),
+            ("$.s".to_string(), REQUIRED)
+        );
+        assert_eq!(dec(&p, r#"{"b":false}"#).unwrap(), r#"{"b":false}"#);
+    }
+
+    #[test]
+    fn rule_programs_are_validated() {
+        let base = r#"[["boolean"],["object",0,[["a",0,1],["b",0,1]],RULES]]"#;
+        let cases = [
+            ("[]", "tools: codec program object needs 1 to 8 rules"),
+            (
+                r#"[["anyOf",[]]]"#,
+                "tools: codec program anyOf rule needs 1 to 16 groups",
+            ),
+            (
+                r#"[["anyOf",[[]]]]"#,
+                "tools: codec program anyOf group is empty",
+            ),
+            (
+                r#"[["anyOf",[[2]]]]"#,
+                "tools: codec program rule names a field that is not declared",
+            ),
+            (
+                r#"[["anyOf",[[0,0]]]]"#,
+                "tools: codec program rule names a field that is not declared",
+            ),
+            (
+                r#"[["oneOf",[[0]]]]"#,
+                "tools: codec program rule is not anyOf or if",
+            ),
+            (
+                r#"[["if",0,null,[1],[]]]"#,
+                "tools: codec program if rule compares with a string, number or boolean",
+            ),
+            (
+                r#"[["if",0,true,[],[]]]"#,
+                "tools: codec program if rule requires nothing",
+            ),
+            (
+                r#"[["if",0,true,[1],[]],["if",1,true,[0],[]]]"#,
+                "tools: codec program object has more than one if rule",
+            ),
+            (
+                r#"[["if",-1,true,[1],[]]]"#,
+                "tools: codec program rule names a field that is not declared",
+            ),
+        ];
+        for (rules, want) in cases {
+            assert_eq!(
+                program_err(&base.replace("RULES", rules)),
+                want,
+                "{}",
+                rules
+            );
+        }
+        assert_eq!(
+            program_err(r#"[["boolean"],["object",3,[["a",0,1]]]]"#),
+            "tools: codec program bound out of range"
+        );
     }
 
     #[test]

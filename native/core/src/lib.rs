@@ -26,6 +26,7 @@ pub mod engine;
 pub mod entry;
 pub mod envelope;
 pub mod errors;
+pub mod field_rules;
 pub mod head;
 pub mod header_params;
 pub mod hmac;
