@@ -66,7 +66,7 @@ export async function configFor(routerModule, { native, overrides = {} }) {
       `import { resolveOptions } from ${JSON.stringify(join(ROOT, 'src', 'options'))};`,
       'export function configJson(native) {',
       '  if (native) assertNativeEligible(router);',
-      `  return resolveOptions({ ...options, ...${JSON.stringify(overrides)}, tools: toolSource(router) }).configJson;`,
+      `  return resolveOptions({ ...options, ...${JSON.stringify(overrides)}, tools: toolSource(router) }, native ? 'native' : 'host').configJson;`,
       '}',
     ].join('\n'),
   );

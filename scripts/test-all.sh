@@ -16,7 +16,7 @@ OUT="$ROOT/.test-results"
 mkdir -p "$OUT"
 PASSED=0
 FAILED=0
-NODE24_SPEC=${PULSE_NODE24:-node@24}
+NODE24_SPEC=${PULSE_NODE24:-node@24.11.1}
 SCRIPT_TIMEOUT=${PULSE_SCRIPT_TIMEOUT:-900}
 
 count() { # suite passed failed

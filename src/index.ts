@@ -17,6 +17,7 @@ export type {
   McpHttpOptions,
   McpPrompt,
   McpResource,
+  McpSecretRef,
   McpResourceTemplate,
   McpToolSource,
   McpToolsOptions,

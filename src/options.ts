@@ -149,8 +149,10 @@ export interface McpHttpOptions {
   /**
    * Seals multi-round `requestState` (HMAC-SHA256, with expiry, bound to the method, name and
    * arguments): at least 32 bytes of secret text. Required by any tool or prompt with `inputs`.
+   * The Fastly Native build takes a secret-store reference instead, `{ secretStore, key }`, read on
+   * every request, so the key is never compiled into `main.wasm`.
    */
-  readonly requestStateKey?: string;
+  readonly requestStateKey?: string | McpSecretRef;
   /**
    * `true` sends multi-round state unsealed when no key is given. The client can then read and
    * forge it: only for continuations that carry nothing a client must not choose.
@@ -281,11 +283,31 @@ function resolveCore(value: unknown): McpCoreSource {
   return value as McpCoreSource;
 }
 
+/** A secret in a Fastly secret store (`[local_server.secret_stores]` when run locally). */
+export interface McpSecretRef {
+  readonly secretStore: string;
+  readonly key: string;
+}
+
+/**
+ * Where a configuration is used: `host` (Node and Fetch hosts, built at run time) or `native` (the
+ * Fastly Native build, whose configuration is compiled into the module).
+ */
+export type ConfigTarget = 'host' | 'native';
+
+/** Where the `requestState` key may come from, per target: one rule, so no key ends up in an artifact. */
+function checkStateKey(value: unknown, target: ConfigTarget): void {
+  if (target === 'host' && isPlainObject(value))
+    fail('requestStateKey: a secret-store reference ({ secretStore, key }) is read by the Fastly Native build only; this host takes the key itself (at least 32 bytes of text)');
+  if (target === 'native' && typeof value === 'string')
+    fail('requestStateKey: a key given as text would be compiled into main.wasm; put it in a Fastly secret store and name it: { secretStore, key }');
+}
+
 /**
  * Snapshots `options` into the configuration JSON; throws `PulseConfigError` for what only
  * TypeScript can see. Every other option error comes from the core when the engine is built.
  */
-export function resolveOptions(options: unknown): ResolvedOptions {
+export function resolveOptions(options: unknown, target: ConfigTarget = 'host'): ResolvedOptions {
   const o = options === undefined ? {} : options;
   if (!isPlainObject(o)) fail('options: must be a plain object');
   const members: string[] = [];
@@ -300,6 +322,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     else if (key === 'core') core = resolveCore(value);
     else {
       if (INTERNAL.has(key)) fail(`options: unknown key ${JSON.stringify(key)}`);
+      if (key === 'requestStateKey') checkStateKey(value, target);
       const where = member('', key);
       if (LONE_SURROGATE.test(key)) fail(`${where}: the key must be well-formed Unicode text, without lone surrogates`);
       const text = jsonText(value, where);

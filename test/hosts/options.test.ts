@@ -132,6 +132,28 @@ describe('every option error names the option and the entry', () => {
   });
 });
 
+describe('the requestState key never ends up in a build artifact', () => {
+  const key = 'k'.repeat(32);
+  const ref = { secretStore: 'pulse', key: 'request-state' };
+
+  it('hosts take the key itself and refuse a secret-store reference', () => {
+    for (const make of Object.values(factories)) {
+      expect(configError(make, { requestStateKey: ref })).toBe(
+        'requestStateKey: a secret-store reference ({ secretStore, key }) is read by the Fastly Native build only; this host takes the key itself (at least 32 bytes of text)',
+      );
+      expect(() => make({ requestStateKey: key } as never)).not.toThrow();
+    }
+  });
+
+  it('the Native build takes a reference and refuses a key written as text', () => {
+    expect(() => resolveOptions({ requestStateKey: key }, 'native')).toThrow(
+      'requestStateKey: a key given as text would be compiled into main.wasm; put it in a Fastly secret store and name it: { secretStore, key }',
+    );
+    const cfg = resolveOptions({ requestStateKey: ref }, 'native').configJson;
+    expect(JSON.parse(cfg)).toEqual({ requestStateKey: ref });
+  });
+});
+
 describe('messages never contain the rejected value', () => {
   const CANARY = 'zq7canary';
   const cases: Record<string, unknown>[] = [

@@ -137,12 +137,22 @@ async function startEdge(port) {
   const { buildNative } = await import('../../scripts/edge-build.mjs');
   const { startHost } = await import('../compute-host/host.mjs');
   const origin = `http://127.0.0.1:${port}`;
-  // A key drawn for this run only: the binary stays in the work directory and is never packed.
-  const overrides = { allowedOrigins: [origin, `http://localhost:${port}`], requestStateKey: randomBytes(32).toString('hex') };
+  // The requestState key lives in a secret store, as on Fastly: drawn for this run, written to a
+  // local manifest in the work directory, read by the service on every request.
+  const secret = { secretStore: 'conformance', key: 'request-state' };
+  const overrides = { allowedOrigins: [origin, `http://localhost:${port}`], requestStateKey: secret };
   const configJson = await configFor(join(ROOT, 'examples', 'conformance', 'native.mjs'), { native: true, overrides });
-  const wasm = join(ROOT, 'native', 'target', 'edge-work', 'conformance.wasm');
+  const work = join(ROOT, 'native', 'target', 'edge-work');
+  const wasm = join(work, 'conformance.wasm');
   buildNative(configJson, wasm, join(ROOT, 'native', 'target', 'edge-conformance'));
-  const h = await startHost({ wasm, toml: join(ROOT, 'fastly.toml'), addr: `127.0.0.1:${port}`, workers: 2 });
+  const toml = join(work, 'conformance-fastly.toml');
+  const stateKey = randomBytes(32).toString('hex');
+  writeFileSync(
+    toml,
+    `manifest_version = 3\nname = "pulse-conformance"\nlanguage = "other"\n\n[[local_server.secret_stores.${secret.secretStore}]]\nkey = "${secret.key}"\ndata = "${stateKey}"\n`,
+    { mode: 0o600 },
+  );
+  const h = await startHost({ wasm, toml, addr: `127.0.0.1:${port}`, workers: 2 });
   return { url: `${h.url}/mcp`, close: () => h.close() };
 }
 

@@ -86,6 +86,15 @@ url = "http://127.0.0.1:${ORIGIN_PORT}"
 url = "http://127.0.0.1:${CLOSED_PORT}"
 `;
 
+/** Where the Native builds find a profile's `requestState` key: Fastly's secret store, as deployed. */
+const STATE_SECRET = { secretStore: 'diff', key: 'request-state' };
+
+/** The options of a Native build: a text key moves into the secret store the diff manifest holds. */
+function nativeOptions(o: Record<string, unknown>): { options: Record<string, unknown>; key?: string } {
+  if (typeof o.requestStateKey !== 'string') return { options: o };
+  return { options: { ...o, requestStateKey: STATE_SECRET }, key: o.requestStateKey };
+}
+
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
@@ -214,7 +223,11 @@ async function main() {
     // native
     mkdirSync(WORK, { recursive: true });
     const toml = join(WORK, 'diff-fastly.toml');
-    writeFileSync(toml, DIFF_TOML);
+    // Every profile with a key shares one: the diff's profiles that seal state use the same text.
+    const keys = [...new Set(profiles.map((p) => nativeOptions(options[p]).key).filter((k) => k !== undefined))];
+    if (keys.length > 1) throw new Error('diff: profiles with different requestStateKey values need one secret each');
+    const secrets = keys.map((k) => `\n[[local_server.secret_stores.${STATE_SECRET.secretStore}]]\nkey = "${STATE_SECRET.key}"\ndata = ${JSON.stringify(k)}\n`);
+    writeFileSync(toml, DIFF_TOML + secrets.join(''), { mode: 0o600 });
     const nativePorts = new Map<string, number>();
     const tb = performance.now();
     const mainWasm = join(ROOT, 'bin', 'main.wasm');
@@ -223,7 +236,8 @@ async function main() {
     if (CORE_OVERRIDE) notes.push(`node and workerd run the core from PULSE_DIFF_CORE=${CORE_OVERRIDE}, not wasm/pulse_core.wasm`);
     const sources = nativeSourcesHash();
     for (const p of profiles) {
-      const cfg = resolveOptions(options[p]).configJson;
+      const native = nativeOptions(options[p]);
+      const cfg = resolveOptions(native.options, 'native').configJson;
       let wasm: string;
       const current = () => existsSync(mainWasm) && existsSync(mainKey) && readFileSync(mainKey, 'utf8').trim() === nativeBuildKey(cfg);
       if (p === 'example' && !current()) {

@@ -4,6 +4,7 @@
 use crate::hmac::Hmac;
 use crate::json::{self, write, JsonError, Object, Str, Value};
 use crate::limits::Limits;
+use crate::manifest::valid_name;
 use crate::prompts::Prompts;
 use crate::resources::Resources;
 use crate::state::{StateKey, MAX_KEY_BYTES, MIN_KEY_BYTES};
@@ -68,8 +69,12 @@ pub struct Config {
     /// method table asks on every request).
     pub completions: bool,
     pub list_cache: ListCache,
-    /// Seals the `requestState` of multi-round requests; `None` when nothing declares inputs.
+    /// Seals the `requestState` of multi-round requests; `None` when nothing declares inputs, or
+    /// until the host supplies the secret named by `state_key_secret`.
     pub state_key: Option<StateKey>,
+    /// `requestStateKey: {"secretStore", "key"}`: the host reads the key from its secret store and
+    /// hands it to `Engine::set_state_key` before serving, so the key is in no build artifact.
+    pub state_key_secret: Option<SecretRef>,
     /// Serve the server card (`serverCard: true`).
     pub server_card: bool,
 }
@@ -147,13 +152,13 @@ impl Config {
         if jsonrpc && (resources.is_some() || prompts.is_some()) {
             return Err("profile: \"jsonrpc\" serves tools only; drop resources, resourceTemplates and prompts".to_string());
         }
-        let state_key = parse_state_key(
+        let (state_key, state_key_secret) = parse_state_key(
             present(root.get("requestStateKey")),
             present(root.get("unsealedRequestState")),
         )?;
         let declares_inputs = matches!(&tools, Some(t) if t.declares_inputs())
             || matches!(&prompts, Some(p) if p.declares_inputs());
-        if declares_inputs && state_key.is_none() {
+        if declares_inputs && state_key.is_none() && state_key_secret.is_none() {
             return Err("requestStateKey: required (at least 32 bytes) when a tool or prompt declares inputs; or set unsealedRequestState: true to accept unsigned, untrusted state".to_string());
         }
         let completions = matches!(&prompts, Some(p) if p.has_completions())
@@ -184,6 +189,7 @@ impl Config {
             prompts,
             list_cache,
             state_key,
+            state_key_secret,
             server_card,
         })
     }
@@ -220,29 +226,58 @@ pub(crate) fn known_key(option: &str, key: Str<'_>, known: &[&str]) -> Result<()
     }
 }
 
+/// Where a host finds the `requestState` key: a secret store and the key's name in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SecretRef {
+    pub store: String,
+    pub key: String,
+}
+
+/// The sealing key from its bytes; the key never appears in a message, only the option and the rule.
+pub fn state_key_from(bytes: &[u8]) -> Result<StateKey, ConfigError> {
+    if (MIN_KEY_BYTES..=MAX_KEY_BYTES).contains(&bytes.len()) {
+        Ok(StateKey::Sealed(Box::new(Hmac::new(bytes))))
+    } else {
+        Err(
+            "requestStateKey: must be a string of 32 to 1024 bytes (for example 64 hex digits)"
+                .to_string(),
+        )
+    }
+}
+
+fn secret_ref(o: Object<'_>) -> Result<SecretRef, ConfigError> {
+    const RULE: &str = "requestStateKey: a secret reference is {\"secretStore\", \"key\"}, each 1-128 characters of A-Za-z0-9_.-";
+    if o.len() != 2 {
+        return Err(RULE.to_string());
+    }
+    let name = |k: &str| match o.get(k) {
+        Some(Value::String(s)) if valid_name(&s.as_str()) => Ok(s.as_str().into_owned()),
+        _ => Err(RULE.to_string()),
+    };
+    Ok(SecretRef {
+        store: name("secretStore")?,
+        key: name("key")?,
+    })
+}
+
 /// The key never appears in a message: only its option name and the rule.
 fn parse_state_key(
     key: Option<Value<'_>>,
     unsealed: Option<Value<'_>>,
-) -> Result<Option<StateKey>, ConfigError> {
+) -> Result<(Option<StateKey>, Option<SecretRef>), ConfigError> {
     let unsealed = match unsealed {
         None | Some(Value::Bool(false)) => false,
         Some(Value::Bool(true)) => true,
         Some(_) => return Err("unsealedRequestState: must be a boolean".to_string()),
     };
     match (key, unsealed) {
-        (None, false) => Ok(None),
-        (None, true) => Ok(Some(StateKey::Unsealed)),
+        (None, false) => Ok((None, None)),
+        (None, true) => Ok((Some(StateKey::Unsealed), None)),
         (Some(_), true) => {
             Err("unsealedRequestState: cannot be combined with requestStateKey".to_string())
         }
-        (Some(Value::String(s)), false)
-            if (MIN_KEY_BYTES..=MAX_KEY_BYTES).contains(&s.as_str().len()) =>
-        {
-            Ok(Some(StateKey::Sealed(Box::new(Hmac::new(
-                s.as_str().as_bytes(),
-            )))))
-        }
+        (Some(Value::Object(o)), false) => Ok((None, Some(secret_ref(o)?))),
+        (Some(Value::String(s)), false) => Ok((Some(state_key_from(s.as_str().as_bytes())?), None)),
         (Some(_), false) => Err(
             "requestStateKey: must be a string of 32 to 1024 bytes (for example 64 hex digits)"
                 .to_string(),

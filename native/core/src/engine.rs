@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use crate::admission::{self, Refusal};
 use crate::calls;
-use crate::config::{Config, ConfigError};
+use crate::config::{state_key_from, Config, ConfigError, SecretRef};
 use crate::deadline::Deadline;
 use crate::discover::Fragments;
 use crate::effect::{Answer, Effect, HandlerAnswer, HttpAnswer};
@@ -72,6 +72,28 @@ impl Engine {
         Ok(Engine {
             inner: Rc::new(Inner { config, frags }),
         })
+    }
+
+    /// The secret the host must read and pass to `set_state_key` before serving, when the
+    /// configuration names one (`requestStateKey: {"secretStore", "key"}`).
+    pub fn state_key_secret(&self) -> Option<&SecretRef> {
+        match self.inner.config.state_key {
+            None => self.inner.config.state_key_secret.as_ref(),
+            Some(_) => None,
+        }
+    }
+
+    /// Installs the `requestState` key read from the secret store. Until then a multi-round
+    /// request is answered 500: state is never sealed or opened without the key. Only a fresh
+    /// engine (not yet cloned) takes a key.
+    pub fn set_state_key(&mut self, key: &[u8]) -> Result<(), ConfigError> {
+        let inner = Rc::get_mut(&mut self.inner)
+            .ok_or_else(|| "requestStateKey: the engine is already shared".to_string())?;
+        if inner.config.state_key_secret.is_none() {
+            return Err("requestStateKey: the configuration names no secret".to_string());
+        }
+        inner.config.state_key = Some(state_key_from(key)?);
+        Ok(())
     }
 
     pub fn limits(&self) -> &Limits {

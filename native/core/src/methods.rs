@@ -8,7 +8,7 @@ use crate::calls;
 use crate::completion;
 use crate::config::Config;
 use crate::discover::{read_result, Fragments};
-use crate::errors::{self, RpcError, INVALID_PARAMS};
+use crate::errors::{self, RpcError, INTERNAL_ERROR, INVALID_PARAMS};
 use crate::hmac::DIGEST_BYTES;
 use crate::json::{write, Object, Value};
 use crate::mrtr::{self, Gate, Inputs};
@@ -315,9 +315,10 @@ fn tools_call<'a>(d: &Dispatch<'a>) -> Served<'a> {
 
 /// Runs the multi-round gate of one request.
 fn gate(d: &Dispatch<'_>, inputs: &Inputs, params: &Object<'_>, bind: [u8; DIGEST_BYTES]) -> Gate {
+    // Without a key (its secret not read by the host) nothing is sealed or opened: fail closed.
     let key = match &d.config.state_key {
         Some(k) => k,
-        None => unreachable!("configuration requires a state key when inputs are declared"),
+        None => return Gate::Refused(RpcError::new(500, INTERNAL_ERROR, errors::INTERNAL)),
     };
     let retry = mrtr::Retry {
         params,

@@ -425,3 +425,52 @@ fn configuration_requires_a_key_for_inputs() {
         assert!(!err.contains("0123456789abcdef"), "the key never appears in a message");
     }
 }
+
+#[test]
+fn a_key_from_a_secret_store_is_installed_by_the_host_before_serving() {
+    let secret = r#""requestStateKey":{"secretStore":"pulse","key":"request-state"},"#;
+    let mut e = Engine::new(config(secret).as_bytes()).unwrap();
+    let named = e.state_key_secret().expect("the secret to read");
+    assert_eq!(
+        (named.store.as_str(), named.key.as_str()),
+        ("pulse", "request-state")
+    );
+    // Not read yet: nothing is sealed, the request fails closed.
+    let before = call(&e, "elicit", "");
+    assert_eq!((before.status, before.code()), (500, Some(-32603)));
+    let short = e.set_state_key(b"short").unwrap_err();
+    assert_eq!(
+        short,
+        "requestStateKey: must be a string of 32 to 1024 bytes (for example 64 hex digits)"
+    );
+    e.set_state_key(KEY.as_bytes()).unwrap();
+    assert!(e.state_key_secret().is_none());
+    // The same key seals alike: state from an engine given the key directly opens here.
+    let first = call(&engine(), "elicit", "");
+    let answer = r#""inputResponses":{"user_name":{"action":"accept","content":{"name":"Ada"}}}"#;
+    let done = call(
+        &e,
+        "elicit",
+        &format!(r#"{},"requestState":"{}""#, answer, first.state()),
+    );
+    assert!(done.is_complete(), "{}", done.body);
+    // A shared engine takes no key; an engine with a literal key names no secret.
+    let shared = e.clone();
+    assert!(e.set_state_key(KEY.as_bytes()).is_err());
+    drop(shared);
+    assert_eq!(
+        engine().set_state_key(KEY.as_bytes()).unwrap_err(),
+        "requestStateKey: the configuration names no secret"
+    );
+    for bad in [
+        r#"{"secretStore":"pulse"}"#,
+        r#"{"secretStore":"pulse","key":""}"#,
+        r#"{"secretStore":"a b","key":"k"}"#,
+        r#"{"secretStore":"s","key":"k","extra":1}"#,
+    ] {
+        let err = Engine::new(config(&format!(r#""requestStateKey":{},"#, bad)).as_bytes())
+            .err()
+            .unwrap();
+        assert_eq!(err, "requestStateKey: a secret reference is {\"secretStore\", \"key\"}, each 1-128 characters of A-Za-z0-9_.-", "{}", bad);
+    }
+}

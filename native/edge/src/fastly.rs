@@ -116,6 +116,18 @@ mod raw {
         pub fn send_downstream(resp: Handle, body: Handle, streaming: u32) -> u32;
     }
 
+    #[link(wasm_import_module = "fastly_secret_store")]
+    extern "C" {
+        pub fn open(name: *const u8, name_len: usize, store_out: *mut Handle) -> u32;
+        pub fn get(store: Handle, key: *const u8, key_len: usize, secret_out: *mut Handle) -> u32;
+        pub fn plaintext(
+            secret: Handle,
+            buf: *mut u8,
+            buf_len: usize,
+            nwritten_out: *mut usize,
+        ) -> u32;
+    }
+
     #[link(wasm_import_module = "fastly_async_io")]
     extern "C" {
         pub fn select(
@@ -160,6 +172,18 @@ fn grow_get(
             s => return Err(Status(s)),
         }
     }
+}
+
+/// The plaintext of `key` in the secret store `store` (at most `max` bytes); `NONE` when the store
+/// or the key does not exist.
+pub fn secret(store: &str, key: &str, max: usize) -> Result<Vec<u8>, Status> {
+    let (mut sh, mut h) = (INVALID, INVALID);
+    // SAFETY: the name is a live slice for the call; the out-pointer is a valid local.
+    check(unsafe { raw::open(store.as_ptr(), store.len(), &mut sh) })?;
+    // SAFETY: as above.
+    check(unsafe { raw::get(sh, key.as_ptr(), key.len(), &mut h) })?;
+    // SAFETY: `grow_get` passes a live buffer of `len` bytes and a valid `usize` out-pointer.
+    grow_get(max, |p, len, n| unsafe { raw::plaintext(h, p, len, n) })
 }
 
 pub fn method(req: Handle) -> Result<Vec<u8>, Status> {

@@ -31,10 +31,15 @@ pub fn run(config: &[u8]) {
     };
     // SAFETY: as in `prebuild`; `take` moves the engine out once, before any other use.
     let prebuilt = unsafe { PREBUILT.take() };
-    let engine = match prebuilt.map(Ok).unwrap_or_else(|| Engine::new(config)) {
+    let mut engine = match prebuilt.map(Ok).unwrap_or_else(|| Engine::new(config)) {
         Ok(e) => e,
         Err(_) => return send(&Reply::internal_error()),
     };
+    if let Err(why) = install_state_key(&mut engine) {
+        // The log names the store and the key, never the secret; the client gets a bare 500.
+        eprintln!("pulse-edge: {}", why);
+        return send(&Reply::internal_error());
+    }
     let head = (|| {
         let method = fastly::method(req)?;
         let target = request_target(&fastly::uri(req)?);
@@ -54,6 +59,23 @@ pub fn run(config: &[u8]) {
         Err(_) => Reply::internal_error(),
     };
     send(&reply);
+}
+
+/// Reads the `requestState` key from the secret store the configuration names, on every request:
+/// the key lives in Fastly's secret store, never in the module or its snapshot.
+fn install_state_key(engine: &mut Engine) -> Result<(), String> {
+    let (store, key) = match engine.state_key_secret() {
+        Some(s) => (s.store.clone(), s.key.clone()),
+        None => return Ok(()),
+    };
+    let bytes =
+        fastly::secret(&store, &key, pulse_core::state::MAX_KEY_BYTES + 1).map_err(|s| {
+            format!(
+                "requestStateKey: secret store {:?}, key {:?}: not readable (fastly_status {})",
+                store, key, s.0
+            )
+        })?;
+    engine.set_state_key(&bytes)
 }
 
 fn wait_ms(ms: f64) -> u32 {

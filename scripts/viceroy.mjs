@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Viceroy, Fastly's own local Compute runtime, pinned and built from the Rust crate registry into
+// .tools/viceroy (rustup's stable cargo; Viceroy needs Rust 1.90 or newer). The first build takes
+// about 11 minutes on 2 cores; afterwards `ensureViceroy` is quiet and instant.
+//   node scripts/viceroy.mjs   installs it when missing and prints its version
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ROOT } from './edge-lib.mjs';
+
+export const VICEROY_VERSION = '0.22.0';
+export const VICEROY = join(ROOT, '.tools', 'viceroy', 'bin', 'viceroy');
+const START_TIMEOUT_MS = 30_000;
+
+function installedVersion() {
+  if (!existsSync(VICEROY)) return undefined;
+  const r = spawnSync(VICEROY, ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim().split(/\s+/).pop() : undefined;
+}
+
+/** The Viceroy binary, built first when missing or of another version. Throws with cargo's output. */
+export function ensureViceroy({ log = (m) => process.stderr.write(`${m}\n`) } = {}) {
+  if (installedVersion() === VICEROY_VERSION) return VICEROY;
+  const rustup = join(homedir(), '.cargo', 'bin', 'cargo');
+  const cargo = existsSync(rustup) ? rustup : 'cargo';
+  log(`viceroy: building ${VICEROY_VERSION} into .tools/viceroy (about 11 minutes the first time)`);
+  const r = spawnSync(cargo, ['install', '--locked', '--quiet', `viceroy@${VICEROY_VERSION}`, '--root', join(ROOT, '.tools', 'viceroy')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (r.error || r.status !== 0 || installedVersion() !== VICEROY_VERSION) {
+    const why = r.error ? r.error.message : (r.stderr || '').trim().split('\n').slice(-15).join('\n');
+    throw new Error(`viceroy: cargo install viceroy@${VICEROY_VERSION} failed:\n${why}`);
+  }
+  return VICEROY;
+}
+
+/**
+ * Serves `wasm` on Viceroy with the backends, config and secret stores of `toml`, on a loopback
+ * `addr` (`127.0.0.1:0` is not supported by Viceroy: give a port). Resolves once it accepts
+ * connections; `close()` stops it by its PID.
+ */
+export async function startViceroy({ wasm, toml, addr }) {
+  const [host, port] = addr.split(':');
+  if (host !== '127.0.0.1' || !/^[1-9][0-9]{0,4}$/.test(port)) throw new Error('viceroy: addr must be 127.0.0.1:<port>');
+  const child = spawn(ensureViceroy(), ['-C', toml, '--addr', addr, wasm], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (d) => {
+    output = (output + d).slice(-8192);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const url = `http://${addr}`;
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`viceroy exited (${child.exitCode}) before serving:\n${output}`);
+    try {
+      await fetch(url, { method: 'GET', signal: AbortSignal.timeout(1000) });
+      break;
+    } catch {
+      if (Date.now() - started > START_TIMEOUT_MS) {
+        child.kill('SIGKILL');
+        throw new Error(`viceroy did not accept connections within ${START_TIMEOUT_MS} ms:\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const close = () =>
+    new Promise((done) => {
+      if (child.exitCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
+  return { url, pid: child.pid, output: () => output, close };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    ensureViceroy();
+    process.stdout.write(`viceroy ${installedVersion()} at .tools/viceroy/bin/viceroy\n`);
+  } catch (e) {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  }
+}
