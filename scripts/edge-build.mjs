@@ -114,6 +114,9 @@ export function buildNative(configJson, outWasm, targetDir = TARGET_DIR) {
 
 async function main() {
   const t0 = performance.now();
+  // A fresh machine has no Debian rustc for wasm32 yet: the project's own set-up installs it
+  // (quiet and instant when present).
+  run('sh', [join(ROOT, 'scripts', 'setup.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
   const fromFastly = process.argv.includes('--from-fastly');
   const configFile = arg('--config');
   const out = resolve(arg('--out') ?? join(ROOT, 'bin', 'main.wasm'));
@@ -129,6 +132,9 @@ async function main() {
   run(FASTLY, ['compute', 'pack', '--wasm-binary', out, '--non-interactive'], { cwd: ROOT });
   const pkg = join(ROOT, 'pkg', `${name}.tar.gz`);
   if (!existsSync(pkg)) throw new EdgeError('NO_PACKAGE', `fastly compute pack wrote no pkg/${name}.tar.gz`);
+  // The CLI's staging copies (pkg/package/, pkg/package.tar.gz): pkg/ keeps the packages only.
+  rmSync(join(ROOT, 'pkg', 'package'), { recursive: true, force: true });
+  rmSync(join(ROOT, 'pkg', 'package.tar.gz'), { force: true });
   run(FASTLY, ['compute', 'validate', '-p', pkg, '--non-interactive'], { cwd: ROOT });
   const listing = run('tar', ['-tzf', pkg]).split('\n').filter(Boolean);
   for (const want of [`${name}/fastly.toml`, `${name}/bin/main.wasm`]) if (!listing.includes(want)) throw new EdgeError('PACKAGE_LAYOUT', `package lacks ${want}`);

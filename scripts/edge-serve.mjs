@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// npm run edge:serve — the Native edge binary in the Node Native host (wasm/native-host), honouring
-// the same HOST, PORT and LEGACY_PROTOCOL as the example server (`npm start`):
-//   HOST (default 127.0.0.1; the host binds loopback only), PORT (default 7676),
+// npm run edge:serve — the Native edge binary on Fastly's Viceroy (built into .tools/viceroy by
+// scripts/viceroy.mjs when missing), or with EDGE_RUNTIME=node in the Node Native host
+// (tools/compute-host). Backends, config and secret stores come from fastly.toml [local_server].
+// Honours the same HOST, PORT and LEGACY_PROTOCOL as the example server (`npm start`):
+//   HOST (default 127.0.0.1; loopback only), PORT (default 7676),
 //   LEGACY_PROTOCOL unset → bin/main.wasm (the deployed, modern-only configuration),
 //   LEGACY_PROTOCOL=2025-06-18 → bin/main-legacy.wasm (same router with legacyProtocol '2025-06-18').
 // The profile is embedded in the binary at build time (Wizer snapshot), hence two binaries; both come
@@ -10,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHost } from '../tools/compute-host/host.mjs';
 import { ROOT } from './edge-lib.mjs';
+import { startViceroy } from './viceroy.mjs';
 
 const LEGACY = '2025-06-18';
 
@@ -23,16 +26,22 @@ if (legacy !== undefined && legacy !== LEGACY) fail(`LEGACY_PROTOCOL must be ${L
 const host = process.env.HOST || '127.0.0.1';
 const portText = process.env.PORT || '7676';
 if (!/^[0-9]{1,5}$/.test(portText) || Number(portText) > 65535) fail('PORT must be a port number');
+const runtime = process.env.EDGE_RUNTIME || 'viceroy';
+if (runtime !== 'viceroy' && runtime !== 'node') fail('EDGE_RUNTIME must be viceroy (default) or node');
+if (runtime === 'viceroy' && host !== '127.0.0.1') fail('HOST must be 127.0.0.1 with Viceroy (loopback only)');
 const wasm = join(ROOT, 'bin', legacy ? 'main-legacy.wasm' : 'main.wasm');
 if (!existsSync(wasm)) fail(`${legacy ? 'bin/main-legacy.wasm' : 'bin/main.wasm'} not found (run npm run edge:build)`);
 
 let h;
 try {
-  h = await startHost({ wasm, toml: join(ROOT, 'fastly.toml'), addr: `${host}:${portText}`, workers: Number(process.env.PULSE_HOST_WORKERS || 2) });
+  const toml = join(ROOT, 'fastly.toml');
+  const addr = `${host}:${portText}`;
+  h = runtime === 'viceroy' ? await startViceroy({ wasm, toml, addr }) : await startHost({ wasm, toml, addr, workers: Number(process.env.PULSE_HOST_WORKERS || 2) });
 } catch (e) {
-  // Host errors carry fixed messages (e.g. ADDR_NOT_LOOPBACK); anything else is not echoed.
-  process.stderr.write(`edge:serve: ${e.code || 'START'}: ${e.code ? e.message : 'failed to start'}\n`);
+  // Host errors carry fixed messages (e.g. ADDR_NOT_LOOPBACK); Viceroy's own output is its log.
+  process.stderr.write(`edge:serve: ${e.code || 'START'}: ${e.code || runtime === 'viceroy' ? e.message : 'failed to start'}\n`);
   process.exit(1);
 }
-process.stdout.write(`Pulse MCP edge (${legacy ? `bin/main-legacy.wasm, legacy ${LEGACY}` : 'bin/main.wasm'}) listening on ${h.url}/mcp\n`);
+const what = legacy ? `bin/main-legacy.wasm, legacy ${LEGACY}` : 'bin/main.wasm';
+process.stdout.write(`Pulse MCP edge (${what} on ${runtime === 'viceroy' ? 'Viceroy' : 'the Node Native host'}) listening on ${h.url}/mcp\n`);
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => h.close().then(() => process.exit(0)));

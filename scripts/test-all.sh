@@ -2,10 +2,12 @@
 # The one test command (README: `npm ci && npm test`; `npm test` runs this file).
 # Runs every suite, keeps going after failures, sums the counts of all suites and prints exactly one
 # final line `N passed, N failed`; exits non-zero when anything failed.
-#   suites: toolchain set-up, build, cargo test (native/), committed-artifact check, vitest on the
+#   suites: toolchain set-up, Viceroy (built once into .tools/viceroy), build, cargo test (native/), committed-artifact check, vitest on the
 #   machine's Node and on Node 24 (npm `node` package), the harness's own tests (reported apart:
-#   they check test data and tooling, not the product), `npm run diff`, `npm run qualify` and
-#   `npm run conformance` (the official MCP conformance suite on the Node host and the edge build).
+#   they check test data and tooling, not the product), `npm run diff` (Node, Native in the Node
+#   Native host and on Viceroy, workerd, the JavaScript package), `npm run qualify` and
+#   `npm run conformance` (the official MCP conformance suite on the Node host, and on the Native
+#   build in the Node Native host and on Viceroy).
 # Counts are honest: a skipped, pending or todo test is a failure, a suite that prints no summary is
 # a failure, and a suite whose npm script is missing is a failure.
 # Per-suite logs and reports go to .test-results/.
@@ -97,6 +99,10 @@ script_suite() { # script-name
 # 1. Toolchain (Debian rustc/cargo for wasm32, lld, binaryen).
 if [ -f scripts/setup.sh ]; then unit setup "$OUT/setup.log" bash scripts/setup.sh
 else echo 'scripts/setup.sh is missing'; count setup 0 1; fi
+
+# Fastly's Viceroy, pinned, from the Rust crate registry (about 11 minutes the first time, then
+# instant): the local Compute runtime the edge suites, the diff and the conformance run use.
+unit viceroy "$OUT/viceroy.log" node scripts/viceroy.mjs
 
 # 2. Build the package (dist/), needed by the type and bench consumers.
 unit build "$OUT/build.log" npm run --silent build

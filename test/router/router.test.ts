@@ -235,7 +235,7 @@ describe('codec builders', () => {
     }
     const o = codec.object(ab, { strict: true, requireAnyOf: [['a'], ['b']], when: { field: 'a', equals: 'x', then: ['b'] } });
     expect(o).toEqual({ kind: 'object', fields: { a: { codec: { kind: 'string' }, optional: true }, b: { codec: { kind: 'string' }, optional: true } }, strict: true, requireAnyOf: [['a'], ['b']], when: { field: 'a', equals: 'x', then: ['b'], else: [] } });
-    expect(Object.isFrozen((o as { requireAnyOf: unknown[] }).requireAnyOf[0])).toBe(true);
+    expect(Object.isFrozen((o as unknown as { requireAnyOf: unknown[] }).requireAnyOf[0])).toBe(true);
   });
 });
 

@@ -2,13 +2,14 @@
 // npm run conformance — the official MCP conformance suite, pinned in tools/conformance/package.json
 // (with the Node it needs), against the fixtures in examples/conformance:
 //   node  examples/conformance/server.mjs, the Node host;
-//   edge  the Native build of the same fixtures without JavaScript handlers
-//         (examples/conformance/native.mjs) in the Node Native host (tools/compute-host).
+//   edge     the Native build of the same fixtures without JavaScript handlers
+//            (examples/conformance/native.mjs) in the Node Native host (tools/compute-host);
+//   viceroy  the same Native build on Fastly's Viceroy (scripts/viceroy.mjs builds it if missing).
 // Counted, per target: every scenario the 2026-07-28 requirements score, plus the pending
 // http-header-validation, http-custom-header-server-validation and json-schema-2020-12. A scenario
 // passes when none of its checks is a FAILURE. Printed but not counted: extensions (tasks). On the
 // edge, a scenario whose fixture needs a JavaScript handler is reported as not applicable. Ends with one line `N passed, N failed`.
-// Flags: --target node|edge (default both). Results: .test-results/conformance/<target>/.
+// Flags: --target node|edge|viceroy (default all three). Results: .test-results/conformance/<target>/.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ const PENDING_COUNTED = ['http-header-validation', 'http-custom-header-server-va
 /** Scenarios that call one fixture tool; on the edge they apply only when that tool is native. */
 const SCENARIO_TOOL = { 'tools-call-error': 'test_error_handling', 'tools-call-with-progress': 'test_tool_with_progress' };
 const SCENARIO_TIMEOUT_MS = 15_000;
+const TARGETS = ['node', 'edge', 'viceroy'];
 const SUITE_TIMEOUT_MS = 600_000;
 
 function fail(message) {
@@ -131,8 +133,11 @@ function startNodeServer(port) {
   });
 }
 
-/** Builds the Native binary of the native fixtures for `port` and serves it in the Node Native host. */
-async function startEdge(port) {
+/**
+ * Builds the Native binary of the native fixtures for `port` and serves it on `runtime`: the Node
+ * Native host (`edge`) or Fastly's Viceroy (`viceroy`).
+ */
+async function startEdge(port, runtime) {
   const { configFor } = await import('../../scripts/edge-lib.mjs');
   const { buildNative } = await import('../../scripts/edge-build.mjs');
   const { startHost } = await import('../compute-host/host.mjs');
@@ -152,14 +157,15 @@ async function startEdge(port) {
     `manifest_version = 3\nname = "pulse-conformance"\nlanguage = "other"\n\n[[local_server.secret_stores.${secret.secretStore}]]\nkey = "${secret.key}"\ndata = "${stateKey}"\n`,
     { mode: 0o600 },
   );
-  const h = await startHost({ wasm, toml, addr: `127.0.0.1:${port}`, workers: 2 });
+  const addr = `127.0.0.1:${port}`;
+  const h = runtime === 'viceroy' ? await (await import('../../scripts/viceroy.mjs')).startViceroy({ wasm, toml, addr }) : await startHost({ wasm, toml, addr, workers: 2 });
   return { url: `${h.url}/mcp`, close: () => h.close() };
 }
 
 async function main() {
   const only = arg('--target');
-  if (only !== undefined && only !== 'node' && only !== 'edge') fail('--target must be node or edge');
-  const targets = only ? [only] : ['node', 'edge'];
+  if (only !== undefined && !TARGETS.includes(only)) fail(`--target must be one of ${TARGETS.join(', ')}`);
+  const targets = only ? [only] : TARGETS;
   ensureSuite();
   ensureBuilt();
   const counted = [...scoredScenarios(), ...PENDING_COUNTED];
@@ -168,7 +174,7 @@ async function main() {
   let failed = 0;
   for (const target of targets) {
     const port = await freePort();
-    const server = target === 'node' ? await startNodeServer(port) : await startEdge(port);
+    const server = target === 'node' ? await startNodeServer(port) : await startEdge(port, target);
     let results;
     try {
       results = await runSuite(server.url, join(OUT, target));
@@ -178,7 +184,7 @@ async function main() {
     process.stdout.write(`\n== ${target} (${server.url})\n`);
     for (const name of counted) {
       const tool = SCENARIO_TOOL[name];
-      if (target === 'edge' && tool !== undefined && !NATIVE_TOOLS.includes(tool)) {
+      if (target !== 'node' && tool !== undefined && !NATIVE_TOOLS.includes(tool)) {
         process.stdout.write(`  -  ${name}: not applicable (${tool} has a JavaScript handler, which the Native build does not run)\n`);
         continue;
       }

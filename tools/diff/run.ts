@@ -3,6 +3,7 @@
  *   node     http.createServer(createMcpNodeHandler(options))
  *   native   the Fastly Native binary (native/edge) in the Node Native host, one build per profile
  *            (the `example` profile uses the deployed bin/main.wasm when it is current)
+ *   viceroy  the same Native binaries on Fastly's Viceroy (scripts/viceroy.mjs builds it if missing)
  *   workerd  createMcpHttpHandler inside workerd (miniflare), the core imported as a WebAssembly.Module
  *   js       the Fastly JavaScript package (bin/js/main.wasm) in the Node Native host, when built
  * — comparing status, content-type, cache-control, allow, www-authenticate and the body bytes.
@@ -24,10 +25,11 @@ import { CLOSED_PORT, ORIGIN_PORT } from './backend-router';
 // Plain ESM modules outside the bundle (they locate their own files by import.meta.url).
 import { startOrigin } from './origin.mjs';
 import { startHost } from '../compute-host/host.mjs';
+import { startViceroy } from '../../scripts/viceroy.mjs';
 import { ROOT, WORK, run, nativeSourcesHash, nativeBuildKey, bundleJsEntry, bundleForRuntime } from '../../scripts/edge-lib.mjs';
 import { preinitialize } from '../../scripts/edge-build.mjs';
 
-type Target = 'node' | 'native' | 'workerd' | 'js';
+type Target = 'node' | 'native' | 'viceroy' | 'workerd' | 'js';
 /** What a target that did not answer "says": a failure wherever it appears. */
 const NO_RESPONSE = 'no response';
 const FIELDS = ['status', 'content-type', 'cache-control', 'allow', 'www-authenticate', 'body'] as const;
@@ -101,6 +103,13 @@ async function listen(server: Server): Promise<number> {
     server.listen(0, '127.0.0.1', () => ok());
   });
   return (server.address() as { port: number }).port;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  const port = await listen(probe);
+  await new Promise((r) => probe.close(r));
+  return port;
 }
 
 async function startWorkerd(): Promise<{ port: number; close(): Promise<void> }> {
@@ -229,6 +238,7 @@ async function main() {
     const secrets = keys.map((k) => `\n[[local_server.secret_stores.${STATE_SECRET.secretStore}]]\nkey = "${STATE_SECRET.key}"\ndata = ${JSON.stringify(k)}\n`);
     writeFileSync(toml, DIFF_TOML + secrets.join(''), { mode: 0o600 });
     const nativePorts = new Map<string, number>();
+    const viceroyPorts = new Map<string, number>();
     const tb = performance.now();
     const mainWasm = join(ROOT, 'bin', 'main.wasm');
     const mainKey = join(WORK, 'main.build-key');
@@ -256,6 +266,11 @@ async function main() {
       const h = await startHost({ wasm, toml, addr: '127.0.0.1:0', workers: 2 });
       nativePorts.set(p, h.port);
       closers.push(() => h.close());
+      // Viceroy takes no port 0: a port just freed by the kernel.
+      const vport = await freePort();
+      const v = await startViceroy({ wasm, toml, addr: `127.0.0.1:${vport}` });
+      viceroyPorts.set(p, vport);
+      closers.push(() => v.close());
     }
     const buildMs = performance.now() - tb;
     // workerd
@@ -283,8 +298,8 @@ async function main() {
     if (!jsCurrent && !jsStale) notes.push('js: bin/js/main.wasm not built (npm run edge:build:js, or npm run diff -- --with-js), target skipped');
 
     const portOf = (t: Target, p: string): number | undefined =>
-      t === 'node' ? nodePorts.get(p) : t === 'native' ? nativePorts.get(p) : t === 'workerd' ? wd.port : p === 'example' ? jsPort : undefined;
-    const targets: Target[] = jsPort ? ['node', 'native', 'workerd', 'js'] : ['node', 'native', 'workerd'];
+      t === 'node' ? nodePorts.get(p) : t === 'native' ? nativePorts.get(p) : t === 'viceroy' ? viceroyPorts.get(p) : t === 'workerd' ? wd.port : p === 'example' ? jsPort : undefined;
+    const targets: Target[] = jsPort ? ['node', 'native', 'viceroy', 'workerd', 'js'] : ['node', 'native', 'viceroy', 'workerd'];
     const results = new Map<string, Partial<Record<Target, Observed>>>();
     const tr = performance.now();
     // Deadline rows time out on purpose; a few in flight keep the run short without starving timers.
