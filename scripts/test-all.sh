@@ -7,7 +7,7 @@
 #   they check test data and tooling, not the product), `npm run diff` (Node, Native in the Node
 #   Native host and on Viceroy, workerd, the JavaScript package), `npm run qualify` and
 #   `npm run conformance` (the official MCP conformance suite on the Node host, and on the Native
-#   build in the Node Native host and on Viceroy).
+#   build in the Node Native host and on Viceroy), and a bounded fuzzing pass (`npm run fuzz:smoke`).
 # Counts are honest: a skipped, pending or todo test is a failure, a suite that prints no summary is
 # a failure, and a suite whose npm script is missing is a failure.
 # Per-suite logs and reports go to .test-results/.
@@ -147,6 +147,8 @@ vitest_suite harness "$OUT/harness.json" npx vitest -- test/harness
 script_suite diff
 script_suite qualify
 script_suite conformance
+# 9. A bounded fuzzing pass over the committed corpora (50 s per target, 3 targets).
+script_suite fuzz:smoke
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -38,6 +38,16 @@ pub(crate) enum Broken {
     Missing(usize),
 }
 
+const NOT_DECLARED: &str = "tools: codec program rule names a field that is not declared";
+
+/// A field index of an object with `fields` fields.
+fn index(v: Value<'_>, fields: usize) -> Option<usize> {
+    match v.as_number()?.as_safe_integer()? {
+        i if i >= 0 && (i as usize) < fields => Some(i as usize),
+        _ => None,
+    }
+}
+
 fn indexes(v: Option<Value<'_>>, fields: usize) -> Result<Vec<usize>, &'static str> {
     let arr = v
         .and_then(|v| v.as_array())
@@ -47,11 +57,9 @@ fn indexes(v: Option<Value<'_>>, fields: usize) -> Result<Vec<usize>, &'static s
     }
     let mut out = Vec::with_capacity(arr.len());
     for x in arr.iter() {
-        match x.as_number().and_then(|n| n.as_safe_integer()) {
-            Some(i) if i >= 0 && (i as usize) < fields && !out.contains(&(i as usize)) => {
-                out.push(i as usize)
-            }
-            _ => return Err("tools: codec program rule names a field that is not declared"),
+        match index(x, fields) {
+            Some(i) if !out.contains(&i) => out.push(i),
+            _ => return Err(NOT_DECLARED),
         }
     }
     Ok(out)
@@ -101,20 +109,10 @@ impl FieldRules {
                     if rules.when.is_some() {
                         return Err("tools: codec program object has more than one if rule");
                     }
-                    let field =
-                        match r.get(1).and_then(|v| v.as_number()) {
-                            Some(n) => match n.as_safe_integer() {
-                                Some(i) if i >= 0 && (i as usize) < fields => i as usize,
-                                _ => return Err(
-                                    "tools: codec program rule names a field that is not declared",
-                                ),
-                            },
-                            None => {
-                                return Err(
-                                    "tools: codec program rule names a field that is not declared",
-                                )
-                            }
-                        };
+                    let field = r
+                        .get(1)
+                        .and_then(|v| index(v, fields))
+                        .ok_or(NOT_DECLARED)?;
                     let equals = match r.get(2) {
                         Some(Value::String(s)) => Scalar::Str(s.as_str().into_owned()),
                         Some(Value::Number(n)) if n.as_f64().is_finite() => Scalar::Num(n.as_f64()),
