@@ -10,7 +10,7 @@
 // cargo-fuzz 0.13.1 is built into .tools/cargo-fuzz once (about 2 minutes). Ends with one line
 // `N passed, N failed` (a target passes when it ran its budget without a crash or disagreement).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './edge-lib.mjs';
@@ -89,6 +89,6 @@ for (const target of only ? [only] : TARGETS) {
     process.stdout.write(`  ✗  ${target}: failed after ${executions} executions in ${took} s\n${finding.map((l) => `       ${l}\n`).join('')}`);
   }
 }
-if (existsSync(join(FUZZ, 'artifacts'))) process.stdout.write('findings, if any: native/fuzz/artifacts/<target>/\n');
+if (failed > 0) process.stdout.write('findings: native/fuzz/artifacts/<target>/\n');
 process.stdout.write(`${passed} passed, ${failed} failed\n`);
 process.exitCode = failed === 0 ? 0 : 1;
