@@ -3,9 +3,11 @@
 //   json_parser  the streaming JSON parser against serde_json (value, verdict, chunking)
 //   request      the request state machine over fuzzed heads, bodies, chunkings and effect answers
 //   codec        codec programs and inputs (no panic, canonical output decodes to itself)
+//   state        the requestState verifier (no forgery opens; sealed state opens only for its
+//                binding, before its expiry, untampered)
 // Corpora live in native/fuzz/corpus/<target> (in the repository) and grow with every run.
 //   --runs N     executions per target (a campaign: npm run fuzz -- --runs 10000000)
-//   --seconds S  time per target instead (npm test runs --seconds 50: at most 3 minutes in all)
+//   --seconds S  time per target instead (npm test runs --seconds 40: under 3 minutes in all)
 //   --target T   one target only
 // cargo-fuzz 0.13.1 is built into .tools/cargo-fuzz once (about 2 minutes). Ends with one line
 // `N passed, N failed` (a target passes when it ran its budget without a crash or disagreement).
@@ -15,7 +17,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './edge-lib.mjs';
 
-const TARGETS = ['json_parser', 'request', 'codec'];
+const TARGETS = ['json_parser', 'request', 'codec', 'state'];
 const CARGO_FUZZ_VERSION = '0.13.1';
 const TOOLS = join(ROOT, '.tools', 'cargo-fuzz');
 const FUZZ = join(ROOT, 'native', 'fuzz');

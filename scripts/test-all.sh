@@ -147,7 +147,7 @@ vitest_suite harness "$OUT/harness.json" npx vitest -- test/harness
 script_suite diff
 script_suite qualify
 script_suite conformance
-# 9. A bounded fuzzing pass over the committed corpora (50 s per target, 3 targets).
+# 9. A bounded fuzzing pass over the committed corpora (40 s per target, 4 targets).
 script_suite fuzz:smoke
 
 echo "$PASSED passed, $FAILED failed"
