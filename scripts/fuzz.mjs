@@ -5,7 +5,9 @@
 //   codec        codec programs and inputs (no panic, canonical output decodes to itself)
 //   state        the requestState verifier (no forgery opens; sealed state opens only for its
 //                binding, before its expiry, untampered)
-// Corpora live in native/fuzz/corpus/<target> (in the repository) and grow with every run.
+// Corpora live in native/fuzz/corpus/<target> (in the repository). A campaign (--runs) adds what it
+// finds there; a timed run (--seconds) reads them and writes its finds to native/fuzz/target/ only,
+// so `npm test` leaves the checkout clean.
 //   --runs N     executions per target (a campaign: npm run fuzz -- --runs 10000000)
 //   --seconds S  time per target instead (npm test runs --seconds 40: under 3 minutes in all)
 //   --target T   one target only
@@ -72,9 +74,13 @@ let failed = 0;
 for (const target of only ? [only] : TARGETS) {
   const corpus = join(FUZZ, 'corpus', target);
   mkdirSync(corpus, { recursive: true });
+  // libFuzzer writes new inputs into the first corpus directory it is given.
+  const scratch = join(FUZZ, 'target', 'new-corpus', target);
+  mkdirSync(scratch, { recursive: true });
+  const dirs = runs !== undefined ? [corpus] : [scratch, corpus];
   const t0 = Date.now();
   // A finding stops the run and leaves its input in native/fuzz/artifacts/<target>.
-  const r = sh('cargo', ['+nightly', 'fuzz', 'run', '--release', target, corpus, '--', ...budget, '-print_final_stats=1'], {
+  const r = sh('cargo', ['+nightly', 'fuzz', 'run', '--release', target, ...dirs, '--', ...budget, '-print_final_stats=1'], {
     cwd: FUZZ,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
