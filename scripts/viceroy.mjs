@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitForPort } from '../tools/qualify/lib.mjs';
 import { ROOT } from './edge-lib.mjs';
 
 export const VICEROY_VERSION = '0.22.0';
@@ -20,9 +21,16 @@ function installedVersion() {
   return r.status === 0 ? r.stdout.trim().split(/\s+/).pop() : undefined;
 }
 
+/** Set once this process has seen the pinned version: later calls spawn nothing. */
+let verified = false;
+
 /** The Viceroy binary, built first when missing or of another version. Throws with cargo's output. */
 export function ensureViceroy({ log = (m) => process.stderr.write(`${m}\n`) } = {}) {
-  if (installedVersion() === VICEROY_VERSION) return VICEROY;
+  if (verified) return VICEROY;
+  if (installedVersion() === VICEROY_VERSION) {
+    verified = true;
+    return VICEROY;
+  }
   const rustup = join(homedir(), '.cargo', 'bin', 'cargo');
   const cargo = existsSync(rustup) ? rustup : 'cargo';
   log(`viceroy: building ${VICEROY_VERSION} into .tools/viceroy (about 11 minutes the first time)`);
@@ -34,6 +42,7 @@ export function ensureViceroy({ log = (m) => process.stderr.write(`${m}\n`) } = 
     const why = r.error ? r.error.message : (r.stderr || '').trim().split('\n').slice(-15).join('\n');
     throw new Error(`viceroy: cargo install viceroy@${VICEROY_VERSION} failed:\n${why}`);
   }
+  verified = true;
   return VICEROY;
 }
 
@@ -52,20 +61,12 @@ export async function startViceroy({ wasm, toml, addr }) {
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  const url = `http://${addr}`;
-  const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`viceroy exited (${child.exitCode}) before serving:\n${output}`);
-    try {
-      await fetch(url, { method: 'GET', signal: AbortSignal.timeout(1000) });
-      break;
-    } catch {
-      if (Date.now() - started > START_TIMEOUT_MS) {
-        child.kill('SIGKILL');
-        throw new Error(`viceroy did not accept connections within ${START_TIMEOUT_MS} ms:\n${output}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  const exited = new Promise((done) => child.once('exit', done));
+  try {
+    await waitForPort(Number(port), START_TIMEOUT_MS, exited);
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw new Error(`viceroy did not serve on ${addr} (${e.message}):\n${output}`);
   }
   const close = () =>
     new Promise((done) => {
@@ -73,7 +74,7 @@ export async function startViceroy({ wasm, toml, addr }) {
       child.once('exit', () => done());
       child.kill('SIGTERM');
     });
-  return { url, pid: child.pid, output: () => output, close };
+  return { url: `http://${addr}`, pid: child.pid, output: () => output, close };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -3,6 +3,7 @@
 // `options` the resources, prompts and caching hints, all static and compiled into the core's
 // configuration. Run `npm run build` first: this imports the built package.
 import { EntityRouter, codec, handlers } from '@pulse-compute/mcp/pulse';
+import { contactForm } from './contact.mjs';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 const WAV = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQAAAAA=';
@@ -39,29 +40,6 @@ const roots = { method: 'roots/list' };
 
 /** A content tool that runs once the client has answered every round of `inputs`. */
 const answered = (inputs) => ({ inputs, ...fixed([text('Completed with the requested input.')]) });
-
-/**
- * A contact form using the JSON Schema 2020-12 vocabulary the core enforces: a named definition
- * (`$defs` with `$anchor`), a strict object (`additionalProperties: false`), alternative groups
- * (`allOf`/`anyOf`) and a conditional requirement (`if`/`then`/`else`).
- */
-const address = codec.ref('address', codec.object({ street: codec.optional(codec.string()), city: codec.optional(codec.string()) }), {
-  anchor: 'addressDef',
-});
-const contact = codec.object(
-  {
-    name: codec.optional(codec.string()),
-    address: codec.optional(address),
-    contactMethod: codec.optional(codec.enum(['phone', 'email'])),
-    phone: codec.optional(codec.string()),
-    email: codec.optional(codec.string()),
-  },
-  {
-    strict: true,
-    requireAnyOf: [['phone'], ['email']],
-    when: { field: 'contactMethod', equals: 'phone', then: ['phone'], else: ['email'] },
-  },
-);
 
 /** Every fixture tool: name → operation options. */
 const TOOLS = {
@@ -113,7 +91,7 @@ const TOOLS = {
   },
   json_schema_2020_12_tool: {
     description: 'Tool with JSON Schema 2020-12 features',
-    input: contact,
+    input: contactForm(codec),
     ...fixed([text('ok')]),
   },
 };

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { compileRouter } from '../../src/compiler';
 import { project } from '../../src/compiler/projection';
 import { codec } from '../../src/router/codecs';
+import { contactForm } from '../../examples/conformance/contact.mjs';
 import type { CodecDescriptor } from '../../src/router/codec-types';
 import type { RouterDefinition } from '../../src/router/definition';
 import { callTool, engineFor } from './compiler-harness';
@@ -202,17 +203,8 @@ describe('projection', () => {
   });
 
   it('projects the 2020-12 vocabulary the core enforces: $defs with $anchor, strict objects, allOf/anyOf, if/then/else', () => {
-    const address = codec.ref('address', codec.object({ street: codec.optional(codec.string()), city: codec.optional(codec.string()) }), { anchor: 'addressDef' });
-    const contact = codec.object(
-      {
-        name: codec.optional(codec.string()),
-        address: codec.optional(address),
-        contactMethod: codec.optional(codec.enum(['phone', 'email'])),
-        phone: codec.optional(codec.string()),
-        email: codec.optional(codec.string()),
-      },
-      { strict: true, requireAnyOf: [['phone'], ['email']], when: { field: 'contactMethod', equals: 'phone', then: ['phone'], else: ['email'] } },
-    );
+    // The conformance example's fixture (examples/conformance/contact.mjs), built from the sources.
+    const contact = contactForm(codec) as CodecDescriptor;
     const r = project(contact, 'input', 't');
     // The schema the official conformance suite publishes for its json-schema-2020-12 fixture.
     expect(r.schema).toEqual({

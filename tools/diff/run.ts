@@ -26,6 +26,7 @@ import { CLOSED_PORT, ORIGIN_PORT } from './backend-router';
 import { startOrigin } from './origin.mjs';
 import { startHost } from '../compute-host/host.mjs';
 import { startViceroy } from '../../scripts/viceroy.mjs';
+import { freePort } from '../qualify/lib.mjs';
 import { ROOT, WORK, run, nativeSourcesHash, nativeBuildKey, bundleJsEntry, bundleForRuntime } from '../../scripts/edge-lib.mjs';
 import { preinitialize } from '../../scripts/edge-build.mjs';
 
@@ -103,13 +104,6 @@ async function listen(server: Server): Promise<number> {
     server.listen(0, '127.0.0.1', () => ok());
   });
   return (server.address() as { port: number }).port;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  const port = await listen(probe);
-  await new Promise((r) => probe.close(r));
-  return port;
 }
 
 async function startWorkerd(): Promise<{ port: number; close(): Promise<void> }> {
@@ -233,7 +227,8 @@ async function main() {
     mkdirSync(WORK, { recursive: true });
     const toml = join(WORK, 'diff-fastly.toml');
     // Every profile with a key shares one: the diff's profiles that seal state use the same text.
-    const keys = [...new Set(profiles.map((p) => nativeOptions(options[p]).key).filter((k) => k !== undefined))];
+    const natives = new Map(profiles.map((p) => [p, nativeOptions(options[p])]));
+    const keys = [...new Set([...natives.values()].map((n) => n.key).filter((k) => k !== undefined))];
     if (keys.length > 1) throw new Error('diff: profiles with different requestStateKey values need one secret each');
     const secrets = keys.map((k) => `\n[[local_server.secret_stores.${STATE_SECRET.secretStore}]]\nkey = "${STATE_SECRET.key}"\ndata = ${JSON.stringify(k)}\n`);
     writeFileSync(toml, DIFF_TOML + secrets.join(''), { mode: 0o600 });
@@ -246,8 +241,7 @@ async function main() {
     if (CORE_OVERRIDE) notes.push(`node and workerd run the core from PULSE_DIFF_CORE=${CORE_OVERRIDE}, not wasm/pulse_core.wasm`);
     const sources = nativeSourcesHash();
     for (const p of profiles) {
-      const native = nativeOptions(options[p]);
-      const cfg = resolveOptions(native.options, 'native').configJson;
+      const cfg = resolveOptions(natives.get(p)!.options, 'native').configJson;
       let wasm: string;
       const current = () => existsSync(mainWasm) && existsSync(mainKey) && readFileSync(mainKey, 'utf8').trim() === nativeBuildKey(cfg);
       if (p === 'example' && !current()) {

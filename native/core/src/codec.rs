@@ -181,13 +181,14 @@ impl Program {
                 _ => return Err("tools: codec program node needs an opcode"),
             };
             let op = op.as_str();
+            // Members per opcode; an object may carry its presence rules as a fourth.
             let arity = match &*op {
-                "boolean" => 1,
-                "enum" | "nullable" => 2,
-                _ => 3,
+                "boolean" => 1..=1,
+                "enum" | "nullable" => 2..=2,
+                "object" => 3..=4,
+                _ => 3..=3,
             };
-            // An object may carry its presence rules as a fourth member.
-            if n.len() != arity && !(&*op == "object" && n.len() == 4) {
+            if !arity.contains(&n.len()) {
                 return Err("tools: codec program node has the wrong number of members");
             }
             let (node, count, level) = match &*op {

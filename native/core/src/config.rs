@@ -70,10 +70,10 @@ pub struct Config {
     pub completions: bool,
     pub list_cache: ListCache,
     /// Seals the `requestState` of multi-round requests; `None` when nothing declares inputs, or
-    /// until the host supplies the secret named by `state_key_secret`.
+    /// while the secret named by `state_key_secret` is not installed.
     pub state_key: Option<StateKey>,
-    /// `requestStateKey: {"secretStore", "key"}`: the host reads the key from its secret store and
-    /// hands it to `Engine::set_state_key` before serving, so the key is in no build artifact.
+    /// `requestStateKey: {"secretStore", "key"}`, until the host installs that secret with
+    /// `Engine::set_state_key`: the key then lives in the host's secret store, in no build artifact.
     pub state_key_secret: Option<SecretRef>,
     /// Serve the server card (`serverCard: true`).
     pub server_card: bool,
@@ -233,15 +233,15 @@ pub struct SecretRef {
     pub key: String,
 }
 
+const KEY_RULE: &str =
+    "requestStateKey: must be a string of 32 to 1024 bytes (for example 64 hex digits)";
+
 /// The sealing key from its bytes; the key never appears in a message, only the option and the rule.
 pub fn state_key_from(bytes: &[u8]) -> Result<StateKey, ConfigError> {
     if (MIN_KEY_BYTES..=MAX_KEY_BYTES).contains(&bytes.len()) {
         Ok(StateKey::Sealed(Box::new(Hmac::new(bytes))))
     } else {
-        Err(
-            "requestStateKey: must be a string of 32 to 1024 bytes (for example 64 hex digits)"
-                .to_string(),
-        )
+        Err(KEY_RULE.to_string())
     }
 }
 
@@ -278,10 +278,7 @@ fn parse_state_key(
         }
         (Some(Value::Object(o)), false) => Ok((None, Some(secret_ref(o)?))),
         (Some(Value::String(s)), false) => Ok((Some(state_key_from(s.as_str().as_bytes())?), None)),
-        (Some(_), false) => Err(
-            "requestStateKey: must be a string of 32 to 1024 bytes (for example 64 hex digits)"
-                .to_string(),
-        ),
+        (Some(_), false) => Err(KEY_RULE.to_string()),
     }
 }
 

@@ -75,24 +75,22 @@ impl Engine {
     }
 
     /// The secret the host must read and pass to `set_state_key` before serving, when the
-    /// configuration names one (`requestStateKey: {"secretStore", "key"}`).
+    /// configuration names one (`requestStateKey: {"secretStore", "key"}`) and it is not installed.
     pub fn state_key_secret(&self) -> Option<&SecretRef> {
-        match self.inner.config.state_key {
-            None => self.inner.config.state_key_secret.as_ref(),
-            Some(_) => None,
-        }
+        self.inner.config.state_key_secret.as_ref()
     }
 
     /// Installs the `requestState` key read from the secret store. Until then a multi-round
     /// request is answered 500: state is never sealed or opened without the key. Only a fresh
-    /// engine (not yet cloned) takes a key.
+    /// engine (not yet cloned) takes a key, once.
     pub fn set_state_key(&mut self, key: &[u8]) -> Result<(), ConfigError> {
         let inner = Rc::get_mut(&mut self.inner)
             .ok_or_else(|| "requestStateKey: the engine is already shared".to_string())?;
         if inner.config.state_key_secret.is_none() {
-            return Err("requestStateKey: the configuration names no secret".to_string());
+            return Err("requestStateKey: no secret is waiting to be installed".to_string());
         }
         inner.config.state_key = Some(state_key_from(key)?);
+        inner.config.state_key_secret = None;
         Ok(())
     }
 

@@ -454,14 +454,22 @@ fn a_key_from_a_secret_store_is_installed_by_the_host_before_serving() {
         &format!(r#"{},"requestState":"{}""#, answer, first.state()),
     );
     assert!(done.is_complete(), "{}", done.body);
-    // A shared engine takes no key; an engine with a literal key names no secret.
-    let shared = e.clone();
-    assert!(e.set_state_key(KEY.as_bytes()).is_err());
-    drop(shared);
+    // A key is installed once; an engine with a literal key waits for none; a shared engine
+    // takes none.
+    let no_secret = "requestStateKey: no secret is waiting to be installed";
+    assert_eq!(e.set_state_key(KEY.as_bytes()).unwrap_err(), no_secret);
     assert_eq!(
         engine().set_state_key(KEY.as_bytes()).unwrap_err(),
-        "requestStateKey: the configuration names no secret"
+        no_secret
     );
+    let mut waiting = Engine::new(config(secret).as_bytes()).unwrap();
+    let shared = waiting.clone();
+    assert_eq!(
+        waiting.set_state_key(KEY.as_bytes()).unwrap_err(),
+        "requestStateKey: the engine is already shared"
+    );
+    drop(shared);
+    assert!(waiting.set_state_key(KEY.as_bytes()).is_ok());
     for bad in [
         r#"{"secretStore":"pulse"}"#,
         r#"{"secretStore":"pulse","key":""}"#,

@@ -64,17 +64,17 @@ pub fn run(config: &[u8]) {
 /// Reads the `requestState` key from the secret store the configuration names, on every request:
 /// the key lives in Fastly's secret store, never in the module or its snapshot.
 fn install_state_key(engine: &mut Engine) -> Result<(), String> {
-    let (store, key) = match engine.state_key_secret() {
-        Some(s) => (s.store.clone(), s.key.clone()),
+    let bytes = match engine.state_key_secret() {
         None => return Ok(()),
+        Some(s) => fastly::secret(&s.store, &s.key, pulse_core::state::MAX_KEY_BYTES + 1).map_err(
+            |status| {
+                format!(
+                    "requestStateKey: secret store {:?}, key {:?}: not readable (fastly_status {})",
+                    s.store, s.key, status.0
+                )
+            },
+        )?,
     };
-    let bytes =
-        fastly::secret(&store, &key, pulse_core::state::MAX_KEY_BYTES + 1).map_err(|s| {
-            format!(
-                "requestStateKey: secret store {:?}, key {:?}: not readable (fastly_status {})",
-                store, key, s.0
-            )
-        })?;
     engine.set_state_key(&bytes)
 }
 
