@@ -1,12 +1,16 @@
 // The `npm start` server: the Node host on http://127.0.0.1:3000/mcp (HOST and PORT override).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createMcpNodeHandler } from '@pulse-compute/mcp/node';
 
-// Plug point for tools: examples/context/router.mjs exporting `tools` (a manifest + handler runner).
-// Without it the server answers discovery only.
+// Plug point for tools. MANIFEST=<file> serves a manifest written by `pulse-mcp compile`: the
+// deployed form, which needs none of the declarations' sources (its tools must all be native, as the
+// context server's are). Otherwise examples/context/router.mjs exporting `tools` (a manifest + handler
+// runner); without either the server answers discovery only.
 const routerUrl = new URL('./context/router.mjs', import.meta.url);
-const tools = existsSync(routerUrl) ? (await import(routerUrl.href)).tools : undefined;
+const tools = process.env.MANIFEST
+  ? { manifest: JSON.parse(readFileSync(process.env.MANIFEST, 'utf8')) }
+  : existsSync(routerUrl) ? (await import(routerUrl.href)).tools : undefined;
 
 const host = process.env.HOST || '127.0.0.1';
 const port = Number(process.env.PORT || 3000);

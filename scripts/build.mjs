@@ -8,7 +8,7 @@
 // concurrent reader never sees a half-built dist.
 //   --if-needed  skip when dist is newer than every source file (used by `npm start`).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,5 +82,7 @@ for (const target of Object.values(pkg.exports)) {
 }
 writeFileSync(join(STAGE, '.build-stamp'), '');
 rmSync(DIST, { recursive: true, force: true });
+// npm marks the bin executable on install; this makes the checkout's copy runnable too.
+chmodSync(join(STAGE, 'cjs', 'cli.js'), 0o755);
 renameSync(STAGE, DIST);
 process.stdout.write(`build: dist/cjs + ${written.map((w) => `dist/${w}`).join(', ')}\n`);

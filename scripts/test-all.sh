@@ -3,11 +3,11 @@
 # Runs every suite, keeps going after failures, sums the counts of all suites and prints exactly one
 # final line `N passed, N failed`; exits non-zero when anything failed.
 #   suites: toolchain set-up, Viceroy (built once into .tools/viceroy), build, cargo test (native/), committed-artifact check, vitest on the
-#   machine's Node and on Node 24 (npm `node` package), the harness's own tests (reported apart:
+#   machine's Node and on Nodes 22 and 24 (npm `node` package), the harness's own tests (reported apart:
 #   they check test data and tooling, not the product), `npm run diff` (Node, Native in the Node
 #   Native host and on Viceroy, workerd, the JavaScript package), `npm run qualify` and
 #   `npm run conformance` (the official MCP conformance suite on the Node host, and on the Native
-#   build in the Node Native host and on Viceroy), and a bounded fuzzing pass (`npm run fuzz:smoke`).
+#   build in the Node Native host and on Viceroy), `npm run acceptance` (the installed package), and a bounded fuzzing pass (`npm run fuzz:smoke`).
 # Counts are honest: a skipped, pending or todo test is a failure, a suite that prints no summary is
 # a failure, and a suite whose npm script is missing is a failure.
 # Per-suite logs and reports go to .test-results/.
@@ -18,6 +18,7 @@ OUT="$ROOT/.test-results"
 mkdir -p "$OUT"
 PASSED=0
 FAILED=0
+NODE22_SPEC=${PULSE_NODE22:-node@22.23.3}
 NODE24_SPEC=${PULSE_NODE24:-node@24.11.1}
 SCRIPT_TIMEOUT=${PULSE_SCRIPT_TIMEOUT:-900}
 
@@ -132,13 +133,18 @@ count 'artifact check' "$p" "$f"
 # 5. vitest on this machine's Node.
 vitest_suite "vitest-node$(node -p 'process.versions.node.split(".")[0]')" "$OUT/vitest-node.json" npx vitest -- "${PRODUCT[@]}"
 
-# 6. The same suites on Node 24 from the npm `node` package (cached after the first run).
-if npx -y -p "$NODE24_SPEC" node --version >"$OUT/node24-version.log" 2>&1; then
-  vitest_suite vitest-node24 "$OUT/vitest-node24.json" npx -y -p "$NODE24_SPEC" node node_modules/vitest/vitest.mjs -- "${PRODUCT[@]}"
-else
-  tail -n 5 "$OUT/node24-version.log" | sed 's/^/   | /'
-  count vitest-node24 0 1
-fi
+# 6. The same suites on the other Node lines package.json declares (^22.14.0, ^24.0.0), from the
+#    npm `node` package, pinned (cached after the first run).
+for spec in "$NODE22_SPEC" "$NODE24_SPEC"; do
+  line=node${spec#node@}
+  line=${line%%.*}
+  if npx -y -p "$spec" node --version >"$OUT/$line-version.log" 2>&1; then
+    vitest_suite "vitest-$line" "$OUT/vitest-$line.json" npx -y -p "$spec" node node_modules/vitest/vitest.mjs -- "${PRODUCT[@]}"
+  else
+    tail -n 5 "$OUT/$line-version.log" | sed 's/^/   | /'
+    count "vitest-$line" 0 1
+  fi
+done
 
 # 7. The harness's own tests (table data, qualification tooling), apart from the product's.
 vitest_suite harness "$OUT/harness.json" npx vitest -- test/harness
@@ -147,6 +153,8 @@ vitest_suite harness "$OUT/harness.json" npx vitest -- test/harness
 script_suite diff
 script_suite qualify
 script_suite conformance
+# The package as a user installs it: packed, installed outside the checkout, used from there.
+script_suite acceptance
 # 9. A bounded fuzzing pass over the committed corpora (40 s per target, 4 targets).
 script_suite fuzz:smoke
 

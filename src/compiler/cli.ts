@@ -1,20 +1,35 @@
 /**
- * `pulse-mcp compile <router module> --out <dir> [--response-bytes N] [--request-bytes N]`
- * Loads the router module, compiles it, has the core accept the manifest under those limits (its
- * own rules, and whether `tools/list` fits the response budget) and writes manifest.json,
- * entities-catalog.json and schema-json-registry.json. Exit codes: 0 written, 1 compile failure,
- * 2 usage.
+ * The `pulse-mcp` command line. Commands:
+ *   compile <router module> --out <dir> [--response-bytes N] [--request-bytes N]
+ *     Loads (evaluates) the router module, compiles it, has the core accept the manifest under those
+ *     limits (its own rules, and whether `tools/list` fits the response budget) and writes
+ *     manifest.json, entities-catalog.json and schema-json-registry.json.
+ *   --help, --version
+ * Exit codes: 0 done, 1 the module or its declarations failed, 2 usage.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { artifactFiles, compileRouter, ManifestError } from './index';
 import { createMcpHttpHandler } from '../index';
 import type { McpLimits } from '../limits';
 import type { RouterDefinition } from '../router/definition';
 
-const USAGE = 'usage: pulse-mcp compile <router module> --out <dir> [--response-bytes N] [--request-bytes N]';
+const HELP = `pulse-mcp: compile statically declared MCP tools for the Pulse MCP hosts and the Fastly edge.
 
+usage:
+  pulse-mcp compile <router module> --out <dir> [--response-bytes N] [--request-bytes N]
+      Evaluate the module, compile its router and write manifest.json, entities-catalog.json and
+      schema-json-registry.json to <dir>. The module's default (or \`router\`) export is an EntityRouter
+      or a RouterDefinition. The core checks the manifest first, under the default limits or the
+      ones given (the static /pulse binding uses --response-bytes 131072 --request-bytes 32768).
+  pulse-mcp --help | --version
+
+exit status: 0 written, 1 the module or a declaration was refused (the reason is printed), 2 usage.
+`;
+
+class UsageError extends Error {}
 
 function definitionOf(mod: Record<string, unknown>): RouterDefinition {
   const candidates = [mod.default, mod.router];
@@ -26,49 +41,118 @@ function definitionOf(mod: Record<string, unknown>): RouterDefinition {
     const def = typeof d === 'function' ? (d as () => unknown).call(c) : d ?? c;
     if (typeof def === 'object' && def !== null && Array.isArray((def as RouterDefinition).operations)) return def as RouterDefinition;
   }
-  throw new ManifestError('the module exports no router: export a RouterDefinition (or an object with `definition`) as default or `router`');
+  const names = Object.keys(mod).sort();
+  throw new ManifestError(
+    `the module exports no router (its exports: ${names.length ? names.join(', ') : 'none'}): ` +
+      'export an EntityRouter or a RouterDefinition as `default` or as `router`',
+  );
 }
 
-function positiveInt(v: string | undefined): number | undefined {
-  if (v === undefined || !/^[1-9][0-9]{0,9}$/.test(v)) return undefined;
+function positiveInt(flag: string, v: string | undefined): number {
+  if (v === undefined || !/^[1-9][0-9]{0,9}$/.test(v)) throw new UsageError(`${flag} takes a positive integer, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`);
   return Number(v);
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
-  const [cmd, modulePath, ...rest] = argv;
+interface CompileArgs {
+  readonly modulePath: string;
+  readonly out: string;
+  readonly limits: { -readonly [K in keyof McpLimits]?: number };
+}
+
+function parseCompile(args: readonly string[]): CompileArgs {
+  let modulePath: string | undefined;
   let out: string | undefined;
-  const limits: { -readonly [K in keyof McpLimits]?: number } = {};
-  for (let i = 0; i < rest.length; i += 2) {
-    const flag = rest[i];
-    const value = rest[i + 1];
-    if (flag === '--out' && value !== undefined) out = value;
-    else if (flag === '--response-bytes' && positiveInt(value) !== undefined) limits.responseBytes = positiveInt(value);
-    else if (flag === '--request-bytes' && positiveInt(value) !== undefined) limits.requestBytes = positiveInt(value);
-    else {
-      process.stderr.write(`${USAGE}\n`);
-      return 2;
-    }
+  const limits: CompileArgs['limits'] = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--out') {
+      out = args[++i];
+      if (out === undefined || out.startsWith('--')) throw new UsageError('--out takes a directory');
+    } else if (arg === '--response-bytes') limits.responseBytes = positiveInt(arg, args[++i]);
+    else if (arg === '--request-bytes') limits.requestBytes = positiveInt(arg, args[++i]);
+    else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
+    else if (modulePath === undefined) modulePath = arg;
+    else throw new UsageError(`unexpected argument ${arg}: compile takes one router module`);
   }
-  if (cmd !== 'compile' || modulePath === undefined || out === undefined) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
+  if (modulePath === undefined) throw new UsageError('compile needs a router module');
+  if (out === undefined) throw new UsageError('compile needs --out <dir>');
+  return { modulePath, out, limits };
+}
+
+/** The cause of a module that did not load, as Node reports it, without the stack. */
+function loadFailure(path: string, err: unknown): string {
+  const e = err as { name?: unknown; message?: unknown } | null;
+  const what = typeof e?.message === 'string' ? `${typeof e.name === 'string' ? `${e.name}: ` : ''}${e.message}` : String(err);
+  return `${path} did not load: ${what}${e?.name === 'SyntaxError' ? syntaxLocation(path) : ''}`;
+}
+
+/** import() reports no position for a syntax error; `node --check` prints file:line and a caret. */
+function syntaxLocation(path: string): string {
+  const check = spawnSync(process.execPath, ['--check', resolve(path)], { encoding: 'utf8', timeout: 10_000 });
+  const lines = (check.stderr ?? '').split('\n');
+  const end = lines.findIndex((l) => l.startsWith('SyntaxError'));
+  return end > 0 ? `\n${lines.slice(0, end).join('\n').trimEnd()}` : '';
+}
+
+async function compile(args: CompileArgs): Promise<void> {
+  const url = pathToFileURL(resolve(args.modulePath)).href;
+  let mod: Record<string, unknown>;
   try {
     // module Node16 keeps import() in the CommonJS build, so ESM and CJS router modules both load.
-    const mod = (await import(pathToFileURL(resolve(modulePath)).href)) as Record<string, unknown>;
-    const compiled = compileRouter(definitionOf(mod));
-    // The core is the judge of a manifest; a rejection is a PulseConfigError with its message.
-    createMcpHttpHandler({ limits, tools: { manifest: compiled.manifest } });
-    const files = artifactFiles(compiled);
-    mkdirSync(out, { recursive: true });
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(out, name), text);
-    process.stdout.write(`wrote ${Object.keys(files).join(', ')} to ${out}\n`);
-    return 0;
+    mod = (await import(url)) as Record<string, unknown>;
   } catch (err) {
-    // Only typed Pulse errors (fixed messages) are printed; a foreign exception's text could carry anything.
+    throw new ManifestError(loadFailure(args.modulePath, err));
+  }
+  const compiled = compileRouter(definitionOf(mod));
+  // The core is the judge of a manifest; a rejection is a PulseConfigError with its message.
+  createMcpHttpHandler({ limits: args.limits, tools: { manifest: compiled.manifest } });
+  const files = artifactFiles(compiled);
+  mkdirSync(args.out, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(args.out, name), text);
+  process.stdout.write(`wrote ${Object.keys(files).join(', ')} to ${args.out}\n`);
+}
+
+/** The version of the package this file belongs to (dist/cjs/compiler in the package, src/compiler in the checkout). */
+function version(): string {
+  for (let dir = __dirname, i = 0; i < 4; dir = dirname(dir), i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === '@pulse-compute/mcp' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // no package.json at this level
+    }
+  }
+  return 'unknown';
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  try {
+    if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (cmd === '--version') {
+      process.stdout.write(`${version()}\n`);
+      return 0;
+    }
+    if (cmd === 'compile') {
+      await compile(parseCompile(rest));
+      return 0;
+    }
+    throw new UsageError(cmd === undefined ? 'no command' : `unknown command ${cmd}`);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`pulse-mcp: ${err.message}\n\n${HELP}`);
+      return 2;
+    }
     const code = (err as { code?: unknown } | null)?.code;
-    const typed = err instanceof ManifestError || (typeof code === 'string' && code.startsWith('PULSE_ERR_'));
-    process.stderr.write(typed ? `pulse-mcp: ${(err as Error).message}\n` : 'pulse-mcp: the router module failed to load\n');
+    if (err instanceof ManifestError || (typeof code === 'string' && code.startsWith('PULSE_ERR_'))) {
+      process.stderr.write(`pulse-mcp: ${(err as Error).message}\n`);
+      return 1;
+    }
+    // A declaration builder threw something untyped: still the cause, never a bare "failed".
+    process.stderr.write(`pulse-mcp: ${loadFailure(rest.find((a) => !a.startsWith('-')) ?? 'the module', err)}\n`);
     return 1;
   }
 }

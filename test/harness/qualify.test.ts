@@ -1,5 +1,6 @@
 // The qualification harness's own pieces: argument derivation and the recording proxy.
 // The real clients run only under `npm run qualify`.
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,20 @@ import Ajv from 'ajv';
 // @ts-expect-error plain ESM helpers of the harness, without type declarations
 import { startRecordingProxy, wireSummary } from '../../tools/qualify/lib.mjs';
 // @ts-expect-error plain ESM helpers of the harness, without type declarations
+import { readmeAddCommand, TOKEN_VAR } from '../../tools/qualify/claude.mjs';
+// @ts-expect-error plain ESM helpers of the harness, without type declarations
 import { callOrder, invalidCall, rememberIds, validArgs } from '../../tools/qualify/tool-args.mjs';
+
+describe('the Claude Code command the qualification runs', () => {
+  it("is the README's `claude mcp add` line, word for word", () => {
+    const line = readFileSync('README.md', 'utf8').split('\n').find((l) => l.startsWith('claude mcp add '));
+    const cmd = readmeAddCommand();
+    expect(['claude', ...cmd.argv].join(' ').replace(/Authorization: Bearer \S+/, (h) => `'${h}`) + "'").toBe(line);
+    expect(cmd).toMatchObject({ url: 'http://127.0.0.1:3000/mcp', name: 'pulse', tokenVar: 'PULSE_MCP_ACCESS_TOKEN' });
+    expect(cmd.argv.slice(0, 5)).toEqual(['mcp', 'add', '--transport', 'http', 'pulse']);
+    expect(TOKEN_VAR).toBe(cmd.tokenVar);
+  });
+});
 
 describe('qualify tool arguments', () => {
   const schema = {
@@ -71,7 +85,7 @@ describe('qualify recording proxy', () => {
     closers.push(() => proxy.close());
     proxy.setStep('s1');
     const body = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18' } });
-    for (const auth of [`Bearer ${token}`, 'Bearer ${PULSE_QUALIFY_TOKEN}', undefined]) {
+    for (const auth of [`Bearer ${token}`, 'Bearer ${PULSE_MCP_ACCESS_TOKEN}', undefined]) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (auth) headers.authorization = auth;
       const r = await fetch(proxy.url, { method: 'POST', headers, body });

@@ -1,6 +1,7 @@
 // The manifest compiler: output shape, determinism of the catalog artifacts, every construction
 // rule (TypeScript throws; the core re-checks a tampered manifest and fails closed), the CLI, and
 // agreement with the Rust core that executes the manifest (list, handler kinds, corpus ranking).
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -496,6 +497,71 @@ describe('pulse-mcp compile', () => {
       const empty = join(dir, 'empty.mjs');
       writeFileSync(empty, 'export default { nothing: true };\n');
       expect(await main(['compile', empty, '--out', join(dir, 'out2')])).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /** Runs the CLI and returns its exit code with what it wrote to each stream. */
+  async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const code = await main(argv);
+      return { code, out: out.mock.calls.map((c) => String(c[0])).join(''), err: err.mock.calls.map((c) => String(c[0])).join('') };
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+  }
+
+  it('prints its usage for --help and refuses bad usage with the reason and exit 2', async () => {
+    const help = await cli(['--help']);
+    expect(help).toMatchObject({ code: 0, err: '' });
+    expect(help.out).toMatch(/^pulse-mcp: .*\n\nusage:\n  pulse-mcp compile <router module> --out <dir>/);
+    expect(await cli(['--version'])).toEqual({ code: 0, out: `${JSON.parse(readFileSync('package.json', 'utf8')).version}\n`, err: '' });
+    const cases: [string[], string][] = [
+      [[], 'no command'],
+      [['build'], 'unknown command build'],
+      [['compile', 'r.mjs'], 'compile needs --out <dir>'],
+      [['compile', '--out', 'x'], 'compile needs a router module'],
+      [['compile', 'r.mjs', '--out'], '--out takes a directory'],
+      [['compile', 'r.mjs', '--out', 'x', '--request-bytes', '0'], '--request-bytes takes a positive integer, got "0"'],
+      [['compile', 'r.mjs', '--out', 'x', '--verbose'], 'unknown option --verbose'],
+      [['compile', 'r.mjs', 's.mjs', '--out', 'x'], 'unexpected argument s.mjs: compile takes one router module'],
+    ];
+    for (const [argv, reason] of cases) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err.startsWith(`pulse-mcp: ${reason}\n\n${help.out}`), `${argv.join(' ')} → ${r.err.split('\n')[0]}`).toBe(true);
+    }
+  });
+
+  it('names the cause when the module does not load or exports no router', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pulse-compile-'));
+    try {
+      const write = (name: string, text: string) => {
+        writeFileSync(join(dir, name), text);
+        return join(dir, name);
+      };
+      const missing = join(dir, 'missing.mjs');
+      const cases: [string, RegExp][] = [
+        [missing, /^pulse-mcp: \S+missing\.mjs did not load: Error: Cannot find module '\S+missing\.mjs'/],
+        [write('throws.mjs', 'throw new TypeError("no corpus here");\n'), /^pulse-mcp: \S+throws\.mjs did not load: TypeError: no corpus here\n$/],
+        [write('none.mjs', 'export const helper = 1;\nexport default 3;\n'), /^pulse-mcp: the module exports no router \(its exports: default, helper\): export an EntityRouter or a RouterDefinition as `default` or as `router`\n$/],
+      ];
+      for (const [mod, message] of cases) {
+        const r = await cli(['compile', mod, '--out', join(dir, 'out')]);
+        expect(r.code, mod).toBe(1);
+        expect(r.err).toMatch(message);
+      }
+      expect(existsSync(join(dir, 'out'))).toBe(false);
+      // A syntax error gets file:line and the caret from `node --check`. Through the built CLI: under
+      // vitest, import() is Vite's and reports syntax differently.
+      const syntax = write('syntax.mjs', 'export const a = 1;\nexport const b = {;\n');
+      const built = spawnSync(process.execPath, ['dist/cjs/cli.js', 'compile', syntax, '--out', join(dir, 'out')], { encoding: 'utf8' });
+      expect(built.status).toBe(1);
+      expect(built.stderr).toBe(`pulse-mcp: ${syntax} did not load: SyntaxError: Unexpected token ';'\n${syntax}:2\nexport const b = {;\n${' '.repeat(18)}^\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

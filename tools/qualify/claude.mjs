@@ -2,9 +2,37 @@
 // run headless with an isolated HOME, no login and no model turn.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { run } from './lib.mjs';
 
-export const TOKEN_VAR = 'PULSE_QUALIFY_TOKEN';
+const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md');
+// The README's server URL; the only part of its command the qualification changes.
+const README_URL = 'http://127.0.0.1:3000/mcp';
+
+/** Splits one shell line: words, with '…' quoted literally (what the README's line uses). */
+function shellWords(line) {
+  const words = [];
+  for (const m of line.matchAll(/'([^']*)'|(\S+)/g)) words.push(m[1] ?? m[2]);
+  return words;
+}
+
+/**
+ * The README's `claude mcp add …` line, as argv after `claude`. Users paste exactly this, so the
+ * qualification runs exactly this, with the port of the server under test.
+ */
+export function readmeAddCommand() {
+  const lines = fs.readFileSync(README, 'utf8').split('\n').filter((l) => l.startsWith('claude mcp add '));
+  if (lines.length !== 1) throw new Error(`README.md has ${lines.length} \`claude mcp add\` lines; the qualification runs exactly one`);
+  const words = shellWords(lines[0]);
+  if (!words.includes(README_URL)) throw new Error(`README.md's claude mcp add line does not name ${README_URL}`);
+  const header = words[words.indexOf('--header') + 1] ?? '';
+  const tokenVar = /^Authorization: Bearer \$\{([A-Z_][A-Z0-9_]*)\}$/.exec(header)?.[1];
+  if (!tokenVar) throw new Error('README.md\'s claude mcp add line has no `Authorization: Bearer ${VAR}` header');
+  return { argv: words.slice(1), url: README_URL, name: words[words.indexOf(README_URL) - 1], tokenVar };
+}
+
+/** The variable the README's header names: every client step passes the token in it. */
+export const TOKEN_VAR = readmeAddCommand().tokenVar;
 
 export function claudeBin(qualifyDir) {
   return path.join(qualifyDir, 'node_modules', '.bin', 'claude');
@@ -27,18 +55,19 @@ export async function version(bin, home) {
 }
 
 /**
- * `claude mcp add --transport http NAME URL --header 'Authorization: Bearer ${VAR}'`
- * in a fresh project folder, then `claude mcp list`. Its exit code is 0 even
- * when the server fails, so the verdict is the status printed on NAME's line.
+ * The README's `claude mcp add` line (its server name replaced by NAME, its URL by URL) in a fresh
+ * project folder, then `claude mcp list`. Its exit code is 0 even when the server fails, so the
+ * verdict is the status printed on NAME's line.
  */
 export async function addAndList({ bin, home, token, name, url }) {
   const project = path.join(home, `project-${name}`);
   fs.mkdirSync(project, { recursive: true });
   const env = claudeEnv(home, token);
-  const add = await run(bin, ['mcp', 'add', '--transport', 'http', name, url, '--header', `Authorization: Bearer \${${TOKEN_VAR}}`],
-    { env, cwd: project, timeoutMs: 20_000 });
+  const documented = readmeAddCommand();
+  const argv = documented.argv.map((w) => (w === documented.url ? url : w === documented.name ? name : w));
+  const add = await run(bin, argv, { env, cwd: project, timeoutMs: 20_000 });
   if (add.code !== 0 || !/Added HTTP MCP server/.test(add.stdout)) {
-    throw new Error(`claude mcp add failed (exit ${add.code}${add.timedOut ? ', timed out' : ''})`);
+    throw new Error(`claude ${argv.slice(0, 4).join(' ')} … failed (exit ${add.code}${add.timedOut ? ', timed out' : ''})`);
   }
   // The header must be stored as the literal ${VAR} and expanded only when connecting.
   const stored = fs.readFileSync(path.join(home, '.claude.json'), 'utf8');

@@ -307,7 +307,7 @@ async function claudeSteps(S, ctx) {
   let added;
   await S.step('claude.mcp list modern', { ...base, server: modern, expect: '✔ Connected at 2026-07-28 with the ${VAR} bearer header expanded' }, async () => {
     added = await claude.addAndList({ bin, home: claudeHome, token, name: 'pulse', url: modern.url });
-    need(added.storedLiteral, 'the stored header is not the literal ${PULSE_QUALIFY_TOKEN}');
+    need(added.storedLiteral, `the stored header is not the literal \${${claude.TOKEN_VAR}}`);
     need(added.connected, `claude mcp list: ${added.status}`);
     const w = wireSummary(modern.proxy.forStep('claude.mcp list modern'));
     need(w.auth === 'expected', `Authorization header on the wire: ${w.auth} (expected the expanded Bearer token on every request)`);

@@ -1,0 +1,376 @@
+#!/usr/bin/env node
+// The installed-package acceptance: the package as a user gets it. Packs it, installs the tarball
+// outside the checkout with lifecycle scripts disabled, and from there checks the exact file list,
+// every entry point from CommonJS and ESM, that implementation subpaths are refused, strict NodeNext
+// type-checking of .cts and .mts consumers, the `pulse-mcp` executable, the official client against a
+// server built from the installed package, and the context example extracted, installed, built and
+// run from its artifacts alone. Nothing here imports the checkout's sources.
+// Prints one line per step and ends with `N passed, N failed`; exits non-zero when a step failed.
+//   --keep  leave the scratch directory (printed) for inspection
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { errorLine, freePort, run, start, waitForPort, withTimeout } from '../qualify/lib.mjs';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const NAME = PKG.name;
+const requireRoot = createRequire(join(ROOT, 'package.json'));
+// The official client comes from the checkout's dev dependencies: it is the peer, not the product.
+const { Client, StreamableHTTPClientTransport } = await import(requireRoot.resolve('@modelcontextprotocol/client'));
+
+const SCRATCH = mkdtempSync(join(tmpdir(), 'pulse-acceptance-'));
+const NPM_ENV = {
+  ...process.env,
+  npm_config_ignore_scripts: 'true',
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+  npm_config_loglevel: 'error',
+};
+const npm = (args, cwd, timeoutMs = 120_000) => run('npm', args, { cwd, env: NPM_ENV, timeoutMs });
+
+let passed = 0;
+let failed = 0;
+async function step(name, fn) {
+  const t0 = performance.now();
+  try {
+    const detail = await fn();
+    passed++;
+    process.stdout.write(`ok   ${name} (${Math.round(performance.now() - t0)} ms)${detail ? `: ${detail}` : ''}\n`);
+    return true;
+  } catch (e) {
+    failed++;
+    process.stdout.write(`FAIL ${name}: ${errorLine(e)}\n`);
+    return false;
+  }
+}
+function need(cond, what) {
+  if (!cond) throw new Error(what);
+}
+function sh(r, what) {
+  need(r.code === 0 && !r.timedOut, `${what} exited ${r.timedOut ? 'on its timeout' : r.code}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' / ')}`);
+  return r;
+}
+
+/** Every file under dir, as sorted relative paths with forward slashes. */
+function walk(dir) {
+  const files = [];
+  const visit = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) visit(p);
+      else files.push(relative(dir, p).split('\\').join('/'));
+    }
+  };
+  visit(dir);
+  return files.sort();
+}
+
+// The exact allowlist: package metadata, the notices, the core once as wasm (wasm2js beside the
+// loader), and per compiled module its CommonJS file and declaration; per entry its ESM face.
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^NOTICE$/,
+  /^wasm\/pulse_core\.wasm$/,
+  /^dist\/cjs\/core\/generated\/core-wasm2js\.cjs$/,
+  /^dist\/cjs\/([a-z0-9-]+\/)*[a-z0-9-]+\.(js|d\.ts)$/,
+  /^dist\/esm\/[a-z0-9-]+\.(mjs|d\.mts)$/,
+];
+const ENTRIES = Object.entries(PKG.exports).filter(([, t]) => typeof t === 'object');
+
+function checkFileList(files) {
+  const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
+  need(stray.length === 0, `files outside the allowlist: ${stray.join(', ')}`);
+  const required = ['package.json', 'README.md', 'LICENSE', 'NOTICE', 'wasm/pulse_core.wasm', 'dist/cjs/core/generated/core-wasm2js.cjs', PKG.bin['pulse-mcp'].replace(/^\.\//, '')];
+  for (const [, t] of ENTRIES) required.push(t.import.replace(/^\.\//, ''), t.require.replace(/^\.\//, ''));
+  const missing = required.filter((f) => !files.includes(f));
+  need(missing.length === 0, `missing: ${missing.join(', ')}`);
+  // Declarations travel with their modules, and nothing compiled is shipped without one.
+  const js = files.filter((f) => /^dist\/cjs\/.*\.js$/.test(f));
+  const undeclared = js.filter((f) => !files.includes(f.replace(/\.js$/, '.d.ts')));
+  need(undeclared.length === 0, `modules without declarations: ${undeclared.join(', ')}`);
+  const orphans = files.filter((f) => f.endsWith('.d.ts') && !files.includes(f.replace(/\.d\.ts$/, '.js')));
+  need(orphans.length === 0, `declarations without modules: ${orphans.join(', ')}`);
+  for (const [, t] of ENTRIES) need(files.includes(t.import.replace(/^\.\//, '').replace(/\.mjs$/, '.d.mts')), `${t.import} has no .d.mts`);
+}
+
+const state = {};
+
+await step('build the package (dist/)', async () => {
+  sh(await run(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--if-needed'], { cwd: ROOT, timeoutMs: 180_000 }), 'scripts/build.mjs');
+});
+
+await step('npm pack: the exact file allowlist', async () => {
+  const r = sh(await npm(['pack', '--json', '--pack-destination', SCRATCH], ROOT), 'npm pack');
+  const [info] = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')));
+  state.tarball = join(SCRATCH, info.filename);
+  const files = info.files.map((f) => f.path).sort();
+  state.packed = files;
+  checkFileList(files);
+  return `${info.filename}, ${files.length} files, ${info.size} B packed, ${info.unpackedSize} B unpacked`;
+});
+
+const CONSUMER = join(SCRATCH, 'consumer');
+const installed = () => join(CONSUMER, 'node_modules', ...NAME.split('/'));
+
+await step('npm install the tarball outside the checkout, lifecycle scripts disabled', async () => {
+  need(state.tarball, 'no tarball');
+  need(relative(ROOT, CONSUMER).startsWith('..'), 'the consumer must live outside the checkout');
+  mkdirSync(CONSUMER, { recursive: true });
+  writeFileSync(join(CONSUMER, 'package.json'), `${JSON.stringify({ name: 'pulse-consumer', version: '1.0.0', private: true }, null, 2)}\n`);
+  sh(await npm(['install', '--ignore-scripts', '--offline', state.tarball], CONSUMER), 'npm install');
+  const files = walk(installed());
+  const differ = files.length !== state.packed.length || files.some((f, i) => f !== state.packed[i]);
+  need(!differ, `installed files differ from the tarball: ${files.filter((f) => !state.packed.includes(f)).join(', ')}`);
+  // No runtime dependencies: the install brought nothing else.
+  const others = readdirSync(join(CONSUMER, 'node_modules')).filter((d) => !d.startsWith('.') && d !== NAME.split('/')[0]);
+  need(others.length === 0, `the install pulled in ${others.join(', ')}`);
+  return `${files.length} files, no other packages`;
+});
+
+/** Runs a script with the consumer's resolution (a file inside CONSUMER) on this Node. */
+async function inConsumer(file, text) {
+  const path = join(CONSUMER, file);
+  writeFileSync(path, text);
+  return sh(await run(process.execPath, [path], { cwd: CONSUMER, timeoutMs: 30_000 }), file);
+}
+
+for (const [sub] of ENTRIES) {
+  const spec = sub === '.' ? NAME : `${NAME}/${sub.slice(2)}`;
+  await step(`import ${spec} from CommonJS and ESM: the same bindings`, async () => {
+    // One process loads both faces: the ESM wrapper re-exports the CommonJS objects, not copies.
+    const r = await inConsumer(
+      `entry-${sub === '.' ? 'root' : sub.slice(2)}.mjs`,
+      `import { createRequire } from 'node:module';
+const esm = await import(${JSON.stringify(spec)});
+const cjs = createRequire(import.meta.url)(${JSON.stringify(spec)});
+const names = Object.keys(esm).filter((n) => n !== 'default').sort();
+const cjsNames = Object.keys(cjs).filter((n) => n !== '__esModule').sort();
+const same = names.length > 0 && names.join() === cjsNames.join() && names.every((n) => esm[n] === cjs[n]);
+process.stdout.write(JSON.stringify({ same, names, cjsNames }));
+`,
+    );
+    const { same, names, cjsNames } = JSON.parse(r.stdout);
+    need(same, `ESM [${names}] vs CommonJS [${cjsNames}]`);
+    // And from a plain CommonJS file, in its own process.
+    const c = await inConsumer(`entry-${sub === '.' ? 'root' : sub.slice(2)}.cjs`, `process.stdout.write(Object.keys(require(${JSON.stringify(spec)})).join());\n`);
+    need(c.stdout.split(',').filter((n) => n !== '__esModule').sort().join() === names.join(), 'require() in a .cjs file gives other names');
+    return `${names.length} names`;
+  });
+}
+
+await step('package.json and pulse_core.wasm resolve as exported', async () => {
+  const r = await inConsumer('resolve.cjs', `const fs = require('node:fs');
+const pkg = require(${JSON.stringify(`${NAME}/package.json`)});
+const wasm = fs.readFileSync(require.resolve(${JSON.stringify(`${NAME}/pulse_core.wasm`)}));
+process.stdout.write(JSON.stringify({ version: pkg.version, magic: wasm.subarray(0, 4).toString('hex'), valid: WebAssembly.validate(wasm) }));
+`);
+  const got = JSON.parse(r.stdout);
+  need(got.version === PKG.version && got.magic === '0061736d' && got.valid, JSON.stringify(got));
+});
+
+const REFUSED = ['dist/cjs/index.js', 'dist/cjs/core/loader.js', 'dist/cjs/core/generated/core-wasm2js.cjs', 'dist/esm/index.mjs', 'dist/cjs/compiler/cli.js', 'wasm/pulse_core.wasm', 'src/index.ts', 'router'];
+await step('implementation subpaths are refused from CommonJS and ESM', async () => {
+  const r = await inConsumer('subpaths.mjs', `import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const out = {};
+for (const sub of ${JSON.stringify(REFUSED)}) {
+  const spec = ${JSON.stringify(NAME)} + '/' + sub;
+  let viaRequire = 'loaded', viaImport = 'loaded';
+  try { require(spec); } catch (e) { viaRequire = e.code; }
+  try { await import(spec); } catch (e) { viaImport = e.code; }
+  out[sub] = [viaRequire, viaImport];
+}
+process.stdout.write(JSON.stringify(out));
+`);
+  const got = JSON.parse(r.stdout);
+  const wrong = Object.entries(got).filter(([, codes]) => codes.some((c) => c !== 'ERR_PACKAGE_PATH_NOT_EXPORTED'));
+  need(wrong.length === 0, `not refused: ${wrong.map(([s, c]) => `${s} (${c})`).join(', ')}`);
+  return `${REFUSED.length} subpaths`;
+});
+
+// Consumers of every entry, typed: the .cts through require-style imports, the .mts through ESM.
+const TYPED = {
+  'consumer.cts': `import { createMcpHttpHandler, type McpLimits, type PulseConfigError } from '${NAME}';
+import { createMcpNodeHandler } from '${NAME}/node';
+import { EntityRouter, codec, toolSource } from '${NAME}/pulse';
+import http = require('node:http');
+
+const limits: Partial<McpLimits> = { requestBytes: 65536 };
+const router = new EntityRouter('typed').operation('echo', {
+  description: 'Echo a word',
+  input: codec.object({ word: codec.string({ maxLength: 32 }) }),
+  output: codec.object({ word: codec.string({ maxLength: 32 }) }),
+  handler: (_ctx, input) => ({ word: input.word.toUpperCase() }),
+});
+const fetchHandler: (request: Request) => Promise<Response> = createMcpHttpHandler({ limits }).fetch;
+const server: http.Server = http.createServer(createMcpNodeHandler({ tools: toolSource(router) }));
+const code = (e: PulseConfigError): string => e.code;
+export const used: unknown[] = [fetchHandler, server, code];
+`,
+  'consumer.mts': `import { createMcpHttpHandler, type McpHttpOptions } from '${NAME}';
+import { createMcpNodeHandler } from '${NAME}/node';
+import * as pulse from '${NAME}/pulse';
+
+const options: McpHttpOptions = { path: '/mcp', limits: { deadlineMs: 5000 } };
+const handler = createMcpHttpHandler(options);
+const response: Promise<Response> = handler.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST' }));
+export const used: unknown[] = [response, createMcpNodeHandler, pulse.codec.string({ maxLength: 8 })];
+`,
+};
+
+await step('.cts and .mts consumers type-check under strict NodeNext, no skipLibCheck', async () => {
+  const dir = join(CONSUMER, 'typed');
+  mkdirSync(dir, { recursive: true });
+  for (const [file, text] of Object.entries(TYPED)) writeFileSync(join(dir, file), text);
+  const tsconfig = (files) => ({
+    compilerOptions: {
+      strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true,
+      skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')], lib: ['ES2022', 'DOM'],
+    },
+    files,
+  });
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig(Object.keys(TYPED))));
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const r = await run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { cwd: dir, timeoutMs: 120_000 });
+  need(r.code === 0, `tsc: ${r.stdout.trim().split('\n').slice(0, 6).join(' / ')}`);
+  // The check has teeth: a wrong option type is an error at its place.
+  writeFileSync(join(dir, 'wrong.mts'), `import { createMcpNodeHandler } from '${NAME}/node';\ncreateMcpNodeHandler({ limits: { requestBytes: 'big' } });\n`);
+  writeFileSync(join(dir, 'tsconfig.wrong.json'), JSON.stringify(tsconfig(['wrong.mts'])));
+  const w = await run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.wrong.json')], { cwd: dir, timeoutMs: 120_000 });
+  need(w.code !== 0 && /wrong\.mts\(2,\d+\): error TS2322/.test(w.stdout), `a wrong option type was not reported: ${w.stdout.trim().slice(0, 300)}`);
+  return 'both clean; a wrong option type is TS2322 at wrong.mts:2';
+});
+
+await step('npx pulse-mcp --help and --version from the installed tarball', async () => {
+  // --no-install: the registry is never asked for a package of that name.
+  const help = sh(await run('npx', ['--no-install', 'pulse-mcp', '--help'], { cwd: CONSUMER, env: NPM_ENV, timeoutMs: 30_000 }), 'npx pulse-mcp --help');
+  need(/^pulse-mcp: /.test(help.stdout) && help.stdout.includes('usage:\n  pulse-mcp compile <router module> --out <dir>'), `--help printed ${JSON.stringify(help.stdout.slice(0, 120))}`);
+  const version = sh(await run('npx', ['--no-install', 'pulse-mcp', '--version'], { cwd: CONSUMER, env: NPM_ENV, timeoutMs: 30_000 }), 'npx pulse-mcp --version');
+  need(version.stdout === `${PKG.version}\n`, `--version printed ${JSON.stringify(version.stdout)}`);
+  const bad = await run('npx', ['--no-install', 'pulse-mcp', 'frobnicate'], { cwd: CONSUMER, env: NPM_ENV, timeoutMs: 30_000 });
+  need(bad.code === 2 && bad.stderr.startsWith('pulse-mcp: unknown command frobnicate\n'), `an unknown command gave exit ${bad.code}`);
+});
+
+/** Starts `node file` in cwd on a free loopback port; resolves once it printed its listening line. */
+async function serve(cwd, file, env = {}) {
+  const port = await freePort();
+  const p = start(process.execPath, [file], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: String(port), ...env } });
+  await waitForPort(port, 15_000, p.exited);
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const deadline = Date.now() + 5000;
+  while (!p.out.stdout.endsWith(`listening on ${url}\n`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  need(p.out.stdout.endsWith(`listening on ${url}\n`), `its last start-up line is not "… listening on ${url}": ${JSON.stringify(p.out.stdout.slice(-200))}`);
+  return { p, url };
+}
+
+async function connect(url) {
+  const client = new Client({ name: 'pulse-acceptance', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await withTimeout(client.connect(new StreamableHTTPClientTransport(new URL(url))), 10_000, 'connect');
+  return client;
+}
+
+/** SIGTERM, then the exit: graceful means code 0 before the grace runs out. */
+async function stopGracefully(p) {
+  process.kill(p.child.pid, 'SIGTERM');
+  const r = await withTimeout(p.exited, 5000, 'exit after SIGTERM').catch(async (e) => {
+    await p.stop(100);
+    throw e;
+  });
+  need(r.code === 0, `exit ${r.code} (${r.signal ?? 'no signal'}) after SIGTERM`);
+}
+
+await step('the official client, repeated discovery against a server built from the installed package', async () => {
+  writeFileSync(join(CONSUMER, 'server.mjs'), `import http from 'node:http';
+import { createMcpNodeHandler } from '${NAME}/node';
+import { EntityRouter, codec, toolSource } from '${NAME}/pulse';
+
+const router = new EntityRouter('installed').operation('shout', {
+  description: 'Upper-cases a word',
+  input: codec.object({ word: codec.string({ minLength: 1, maxLength: 32 }) }),
+  output: codec.object({ word: codec.string({ maxLength: 32 }) }),
+  handler: (_ctx, input) => ({ word: input.word.toUpperCase() }),
+});
+const server = http.createServer(createMcpNodeHandler({ tools: toolSource(router) }));
+server.listen(Number(process.env.PORT), process.env.HOST, () => {
+  process.stdout.write('installed server listening on http://' + process.env.HOST + ':' + server.address().port + '/mcp\\n');
+});
+process.once('SIGTERM', () => server.close(() => process.exit(0)));
+`);
+  const { p, url } = await serve(CONSUMER, 'server.mjs');
+  try {
+    const rounds = 5;
+    for (let i = 0; i < rounds; i++) {
+      const client = await connect(url);
+      try {
+        need(client.getNegotiatedProtocolVersion() === '2026-07-28', `round ${i}: negotiated ${client.getNegotiatedProtocolVersion()}`);
+        need(client.getServerVersion()?.version === PKG.version, `round ${i}: serverInfo ${JSON.stringify(client.getServerVersion())}`);
+        const { tools } = await client.listTools();
+        need(tools.map((t) => t.name).join() === 'shout', `round ${i}: tools ${tools.map((t) => t.name)}`);
+        const r = await client.callTool({ name: 'shout', arguments: { word: `pulse${i}` } });
+        need(r.isError !== true && r.structuredContent?.word === `PULSE${i}`, `round ${i}: ${JSON.stringify(r).slice(0, 200)}`);
+      } finally {
+        await client.close();
+      }
+    }
+    await stopGracefully(p);
+    return `${rounds} fresh clients: discover, list, call`;
+  } finally {
+    await p.stop(500);
+  }
+});
+
+// The context example's five tools, each with valid input.
+const CONTEXT_CALLS = {
+  starter_plan: { query: 'fastly edge' },
+  search_docs: { query: 'deadline', limit: 3 },
+  read_section: { id: 'http-413' },
+  list_examples: {},
+  explain_diagnostic: { id: 'http-413' },
+};
+
+await step('the context example, extracted and installed against the tarball, runs from its built artifacts', async () => {
+  const app = join(SCRATCH, 'context-app');
+  mkdirSync(join(app, 'context'), { recursive: true });
+  cpSync(join(ROOT, 'examples/server.mjs'), join(app, 'server.mjs'));
+  for (const f of ['declare.mjs', 'router.mjs', 'corpus.json']) cpSync(join(ROOT, 'examples/context', f), join(app, 'context', f));
+  writeFileSync(join(app, 'package.json'), `${JSON.stringify({
+    name: 'context-app', version: '1.0.0', private: true,
+    scripts: { build: 'pulse-mcp compile context/router.mjs --out build', start: 'node server.mjs' },
+    dependencies: { [NAME]: `file:${state.tarball}` },
+  }, null, 2)}\n`);
+  sh(await npm(['install', '--ignore-scripts', '--offline'], app), 'npm install');
+  sh(await npm(['run', 'build'], app), 'npm run build');
+  const built = readdirSync(join(app, 'build')).sort();
+  need(built.join() === 'entities-catalog.json,manifest.json,schema-json-registry.json', `build wrote ${built}`);
+  // The sources go; what runs is the server and the compiled manifest.
+  rmSync(join(app, 'context'), { recursive: true });
+  const { p, url } = await serve(app, 'server.mjs', { MANIFEST: 'build/manifest.json' });
+  try {
+    const client = await connect(url);
+    try {
+      const { tools } = await client.listTools();
+      need(tools.map((t) => t.name).sort().join() === Object.keys(CONTEXT_CALLS).sort().join(), `tools: ${tools.map((t) => t.name)}`);
+      for (const [name, args] of Object.entries(CONTEXT_CALLS)) {
+        const r = await client.callTool({ name, arguments: args });
+        need(r.isError !== true && typeof r.structuredContent === 'object' && r.structuredContent !== null, `${name}: ${JSON.stringify(r).slice(0, 200)}`);
+      }
+    } finally {
+      await client.close();
+    }
+    await stopGracefully(p);
+  } finally {
+    await p.stop(500);
+  }
+  return `5 tools called, manifest ${statSync(join(app, 'build/manifest.json')).size} B, exit 0 on SIGTERM`;
+});
+
+if (process.argv.includes('--keep')) process.stdout.write(`scratch kept: ${SCRATCH}\n`);
+else rmSync(SCRATCH, { recursive: true, force: true });
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+process.exitCode = failed === 0 ? 0 : 1;
