@@ -9,6 +9,7 @@ export { DEFAULT_LIMITS } from './limits';
 export type { McpLimits } from './limits';
 export type {
   McpAuthorizationOptions,
+  McpCatalogTools,
   McpContentBlock,
   McpCoreSource,
   McpHandlerContext,

@@ -1,4 +1,4 @@
 /** @pulse-compute/mcp/node: the same core behind an `http.createServer` request listener. */
 export { createMcpNodeHandler } from './adapter/node/handler';
 export type { McpNodeHandler } from './adapter/node/handler';
-export type { McpContentBlock, McpHttpOptions, McpLimits, McpPrompt, McpResource, McpResourceTemplate, McpSecretRef } from './index';
+export type { McpCatalogTools, McpContentBlock, McpHttpOptions, McpLimits, McpPrompt, McpResource, McpResourceTemplate, McpSecretRef } from './index';

@@ -7,6 +7,9 @@
  */
 import { PulseConfigError } from './errors';
 import { DEFAULT_LIMITS, type McpLimits } from './limits';
+import { catalogManifest, type McpCatalogTools } from './catalog/artifacts';
+
+export type { McpCatalogTools };
 
 /** Context handed to a JavaScript handler hook for one `handler` instruction. */
 export interface McpHandlerContext {
@@ -49,8 +52,11 @@ export interface McpToolSource {
   readonly runHandler?: McpHandlerRunner['run'];
 }
 
-/** The same type under the name the public API documents for `tools`. */
-export type McpToolsOptions = McpToolSource;
+/**
+ * `tools`: a compiled tool source, or catalog-backed tools in front of a backend served with
+ * `jsonRpc(router)` (its artifacts and its fixed endpoint).
+ */
+export type McpToolsOptions = McpToolSource | McpCatalogTools;
 
 /**
  * Reserved for the OAuth 2.1 resource-server profile (RFC 8414 metadata, RFC 7662 introspection),
@@ -135,7 +141,7 @@ export interface McpHttpOptions {
   readonly limits?: Partial<McpLimits>;
   /** Also serve the stateless 2025-06-18 Streamable HTTP profile. */
   readonly legacyProtocol?: '2025-06-18';
-  readonly tools?: McpToolSource;
+  readonly tools?: McpToolsOptions;
   /** Static resources: `resources/list`, `resources/read`. */
   readonly resources?: readonly McpResource[];
   /** Resource templates: `resources/templates/list`, and reads of matching URIs. */
@@ -255,9 +261,23 @@ export function jsonText(value: unknown, where: string): string {
   }
 }
 
-function resolveTools(value: unknown): { manifestJson: string; handlers: McpHandlerRunner | undefined } {
+interface ResolvedTools {
+  readonly manifestJson: string;
+  readonly handlers: McpHandlerRunner | undefined;
+}
+
+/**
+ * `tools`: a compiled tool source (`{ manifest, handlers? }`), or the artifacts of a backend served
+ * with `jsonRpc(router)` (`{ catalog, schemas, routerId, target, endpoint, backendBearerToken? }`).
+ */
+function resolveTools(value: unknown, limits: { responseBytes: number; deadlineMs: number }, target: ConfigTarget): ResolvedTools {
+  if (isPlainObject(value) && 'catalog' in value && !('manifest' in value)) {
+    if (target === 'native' && value.backendBearerToken !== undefined)
+      fail('tools.backendBearerToken: a token given as text would be compiled into main.wasm; the Native build does not take one');
+    return { manifestJson: jsonText(catalogManifest(value, limits), 'tools'), handlers: undefined };
+  }
   if (typeof value !== 'object' || value === null || !('manifest' in value)) {
-    fail('tools: must be a tool source with a manifest; for an EntityRouter pass toolSource(router)');
+    fail('tools: must be a tool source with a manifest (for an EntityRouter pass toolSource(router)), or catalog-backed tools { catalog, schemas, routerId, target, endpoint }');
   }
   const { manifest, handlers, runHandler } = value as Record<string, unknown>;
   const manifestJson = jsonText(manifest, 'tools.manifest');
@@ -311,14 +331,14 @@ export function resolveOptions(options: unknown, target: ConfigTarget = 'host'):
   const o = options === undefined ? {} : options;
   if (!isPlainObject(o)) fail('options: must be a plain object');
   const members: string[] = [];
-  let tools: ReturnType<typeof resolveTools> | undefined;
+  let toolsValue: unknown;
   let core: McpCoreSource | undefined;
-  let requestBytes: number = DEFAULT_LIMITS.requestBytes;
+  const limits = { requestBytes: DEFAULT_LIMITS.requestBytes, responseBytes: DEFAULT_LIMITS.responseBytes, deadlineMs: DEFAULT_LIMITS.deadlineMs };
   for (const key of Object.keys(o)) {
     const value = o[key];
     if (value === undefined) continue;
     // tools and core are TypeScript's own; every other key goes to the core as given.
-    if (key === 'tools') tools = resolveTools(value);
+    if (key === 'tools') toolsValue = value;
     else if (key === 'core') core = resolveCore(value);
     else {
       if (INTERNAL.has(key)) fail(`options: unknown key ${JSON.stringify(key)}`);
@@ -328,12 +348,17 @@ export function resolveOptions(options: unknown, target: ConfigTarget = 'host'):
       const text = jsonText(value, where);
       members.push(`${JSON.stringify(key)}:${text}`);
       if (key === 'limits') {
-        // Read back from the snapshot: the core will judge the same value (or reject the options).
-        const given: unknown = (JSON.parse(text) as { requestBytes?: unknown } | null)?.requestBytes;
-        if (typeof given === 'number') requestBytes = given;
+        // Read back from the snapshot: the core will judge the same values (or reject the options).
+        const given = JSON.parse(text) as Record<string, unknown> | null;
+        for (const k of ['requestBytes', 'responseBytes', 'deadlineMs'] as const) {
+          const v = given?.[k];
+          if (typeof v === 'number') limits[k] = v;
+        }
       }
     }
   }
+  const tools = toolsValue === undefined ? undefined : resolveTools(toolsValue, limits, target);
   if (tools !== undefined) members.push(`"tools":${tools.manifestJson}`);
+  const requestBytes = limits.requestBytes;
   return Object.freeze({ configJson: `{${members.join(',')}}`, requestBytes, handlers: tools?.handlers, core });
 }

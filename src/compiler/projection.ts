@@ -124,7 +124,8 @@ export function compileProgram(root: CodecDescriptor, where: string): CodecProgr
 /**
  * Projects a descriptor. Key order is fixed per kind so the output is byte-stable. Closed objects
  * differ by direction: inputs admit and drop unknown fields (so extra properties are allowed),
- * outputs carry declared fields only (`additionalProperties: false`).
+ * outputs carry declared fields only (`additionalProperties: false`). Strict objects refuse extras
+ * (`false`); open inputs keep them (`true`).
  */
 export function project(root: CodecDescriptor, direction: Direction, where: string): Projection {
   let nodes = 0;
@@ -178,6 +179,9 @@ export function project(root: CodecDescriptor, direction: Direction, where: stri
         const s: Record<string, unknown> = { type: 'object', properties };
         if (required.length > 0) s.required = required;
         if (d.strict === true || (direction === 'output' && d.open !== true)) s.additionalProperties = false;
+        // An open input keeps unknown members: said, so a reader of the schema (such as a host
+        // serving these tools from the artifacts) can tell it from a closed input, which drops them.
+        else if (direction === 'input' && d.open === true) s.additionalProperties = true;
         if (d.requireAnyOf !== undefined) {
           below(1 + d.requireAnyOf.length, level + 2);
           s.allOf = [{ anyOf: d.requireAnyOf.map((g) => ({ required: [...g] })) }];

@@ -51,6 +51,14 @@ export type ManifestHandler =
       readonly maxBytes: number;
       readonly timeoutMs: number;
     }
+  | {
+      /** A catalog-backed tool: one JSON-RPC request naming the operation to a fixed endpoint. */
+      readonly kind: 'rpc';
+      readonly backend: string;
+      readonly url: string;
+      readonly maxBytes: number;
+      readonly bearer?: string;
+    }
   | { readonly kind: 'javascript' };
 
 export interface ManifestTool {

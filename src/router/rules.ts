@@ -96,3 +96,14 @@ export function backendCallUrl(base: string, path: string): string {
   const url = new URL(base);
   return url.origin + url.pathname.replace(/\/+$/, '') + path;
 }
+
+/** Characters in a backend bearer token (rpc_client.rs `MAX_BEARER`). */
+export const MAX_BEARER = 4096;
+
+/**
+ * RFC 6750 `b64token`, at most 4096 characters (rpc_client.rs `valid_bearer`): nothing that could
+ * break out of the header it travels in.
+ */
+export function isBearerToken(v: unknown): v is string {
+  return typeof v === 'string' && v.length <= MAX_BEARER && /^[A-Za-z0-9\-._~+/]+=*$/.test(v);
+}

@@ -90,7 +90,7 @@ const rules: [string, unknown, string][] = [
   // tools: the manifest is the core's to judge; the rest is TypeScript's
   ['tools', { manifest: 5 }, 'tools: manifest must be an object'],
   ['tools', { manifest: { ...MANIFEST(), routerId: 'bad id' } }, 'tools: routerId is invalid'],
-  ['tools', router(), 'tools: must be a tool source with a manifest; for an EntityRouter pass toolSource(router)'],
+  ['tools', router(), 'tools: must be a tool source with a manifest (for an EntityRouter pass toolSource(router)), or catalog-backed tools { catalog, schemas, routerId, target, endpoint }'],
   ['tools', { manifest: {}, handlers: {} }, 'tools.handlers: must be an object with a run method'],
   ['tools', { manifest: {}, runHandler: 'run' }, 'tools.runHandler: must be a function'],
   ['core', 'pulse_core.wasm', 'core: must be a WebAssembly.Module of pulse_core.wasm or its bytes'],

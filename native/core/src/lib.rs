@@ -44,6 +44,7 @@ pub mod prompts;
 pub mod record;
 pub mod reply;
 pub mod resources;
+pub mod rpc_client;
 pub mod server_card;
 pub mod state;
 pub mod tools;

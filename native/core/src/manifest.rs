@@ -10,6 +10,7 @@ use crate::header_params::{self, HeaderParam};
 use crate::json::{self, Object, Value};
 use crate::limits::Limits;
 use crate::mrtr::Inputs;
+use crate::rpc_client;
 
 pub const FORMAT_VERSION: i64 = 1;
 pub const MAX_TOOLS: usize = 128;
@@ -35,6 +36,8 @@ pub struct Backend {
     pub url: String,
     pub max_bytes: usize,
     pub timeout_ms: f64,
+    /// The backend's own service credential (catalog-backed tools only), sent as a bearer token.
+    pub bearer: Option<String>,
 }
 
 pub enum Handler {
@@ -47,6 +50,9 @@ pub enum Handler {
         max_bytes: usize,
     },
     Backend(Backend),
+    /// A catalog-backed tool: one JSON-RPC request naming the operation to a fixed endpoint
+    /// (`rpc_client.rs`). Its `timeout_ms` is the router deadline.
+    Rpc(Backend),
     JavaScript,
 }
 
@@ -298,6 +304,46 @@ fn handler(
                 url,
                 max_bytes: max_bytes.min(limits.tool_result_bytes),
                 timeout_ms,
+                bearer: None,
+            }))
+        }
+        "rpc" => {
+            known_keys(
+                &o,
+                &["kind", "backend", "url", "maxBytes", "bearer"],
+                "tools: rpc handler has unknown members",
+            )?;
+            let backend = get_str(&o, "backend", "tools: rpc handler needs a backend name")?;
+            if !valid_name(&backend) {
+                return Err("tools: backend name is invalid");
+            }
+            let url = get_str(&o, "url", "tools: rpc handler needs a url")?;
+            if !valid_url(&url) {
+                return Err("tools: backend url must be https or loopback http without credentials, query or fragment");
+            }
+            // The reply carries the result in an envelope: it is bounded by the response budget,
+            // and the result itself by the tool-result budget when the engine frames it.
+            let max_bytes = get_int(
+                &o,
+                "maxBytes",
+                1,
+                MAX_BYTES_CEILING as i64,
+                "tools: rpc maxBytes must be 1 to 1048576",
+            )? as usize;
+            let bearer = match o.get("bearer") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) if rpc_client::valid_bearer(&s.as_str()) => {
+                    Some(s.as_str().into_owned())
+                }
+                Some(_) => return Err("tools: rpc bearer must be a bearer token (RFC 6750 b64token, at most 4096 characters)"),
+            };
+            Ok(Handler::Rpc(Backend {
+                backend,
+                method: HttpMethod::Post,
+                url,
+                max_bytes: max_bytes.min(limits.response_bytes),
+                timeout_ms: deadline_ms as f64,
+                bearer,
             }))
         }
         "javascript" => {
@@ -408,6 +454,11 @@ fn tool(
     }
     if op.content && matches!(op.handler, Handler::Corpus { .. }) {
         return Err(named("tools: a corpus tool cannot be a content tool"));
+    }
+    if op.content && matches!(op.handler, Handler::Rpc(_)) {
+        return Err(named(
+            "tools: a catalog-backed tool cannot be a content tool",
+        ));
     }
     Ok(op)
 }
@@ -692,6 +743,34 @@ mod tests {
         assert_eq!(
             err(&t("null", "null", r#"{"kind":"eval"}"#), &l),
             "tools: unknown handler kind"
+        );
+        // Catalog-backed tools: a fixed endpoint, a bounded reply and at most a bearer token.
+        let rpc = |url: &str, extra: &str| {
+            format!(
+                r#"{{"kind":"rpc","backend":"endpoint","url":"{}","maxBytes":1000{}}}"#,
+                url, extra
+            )
+        };
+        for (handler, want) in [
+            (rpc("https://rpc.example/", ""), "ok"),
+            (rpc("http://127.0.0.1:4000/", r##","bearer":"t0k.en==""##), "ok"),
+            (rpc("http://rpc.example/", ""), "tools: backend url must be https or loopback http without credentials, query or fragment"),
+            (rpc("https://rpc.example/", r##","bearer":"a b""##), "tools: rpc bearer must be a bearer token (RFC 6750 b64token, at most 4096 characters)"),
+            (rpc("https://rpc.example/", r#","bearer":7"#), "tools: rpc bearer must be a bearer token (RFC 6750 b64token, at most 4096 characters)"),
+            (rpc("https://rpc.example/", r##","method":"GET""##), "tools: rpc handler has unknown members"),
+            (r#"{"kind":"rpc","backend":"endpoint","url":"https://rpc.example/","maxBytes":0}"#.to_string(), "tools: rpc maxBytes must be 1 to 1048576"),
+        ] {
+            assert_eq!(err(&t("null", "null", &handler), &l), want, "{}", handler);
+        }
+        assert_eq!(
+            err(
+                &format!(
+                    r#"[{{"name":"a","input":null,"output":null,"content":true,"handler":{}}}]"#,
+                    rpc("https://rpc.example/", "")
+                ),
+                &l
+            ),
+            "tools: a catalog-backed tool cannot be a content tool"
         );
     }
 

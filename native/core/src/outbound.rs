@@ -57,6 +57,7 @@ mod tests {
             url: "https://api.example/v1".into(),
             max_bytes: 10,
             timeout_ms: 5.0,
+            bearer: None,
         }
     }
 

@@ -3,13 +3,14 @@
 use crate::codec::{self, CodecError, Program};
 use crate::content;
 use crate::corpus::Corpus;
-use crate::effect::{self, Answer, Effect, HandlerAnswer, HttpVerdict};
+use crate::effect::{self, Answer, Effect, HandlerAnswer, HttpAnswer, HttpVerdict};
 use crate::header_params;
 use crate::json::{self, Value};
 use crate::limits::Limits;
 use crate::manifest::{self, CorpusAction, Handler, Op};
 use crate::mrtr::Inputs;
 use crate::outbound;
+use crate::rpc_client;
 
 pub const UNKNOWN_TOOL: &str = "Unknown tool";
 pub const OUTPUT_INVALID: &str = "Output validation failed";
@@ -21,6 +22,8 @@ pub const DEADLINE: &str = crate::errors::CALL_INTERRUPTED;
 pub const INTERNAL: &str = crate::errors::INTERNAL;
 pub const UNKNOWN_OPERATION: &str = "Unknown operation";
 pub const INVALID_JSON: &str = "Invalid JSON";
+/// A catalog-backed call whose input the backend's own validation refused.
+pub const INPUT_REFUSED: &str = "Input validation failed";
 pub const INPUT_UNAVAILABLE: &str =
     "Tool execution failed: this tool needs client input, which this protocol profile cannot request";
 const INTERNAL_ERROR: i32 = -32603;
@@ -313,6 +316,21 @@ impl Tools {
                     },
                 }
             }
+            Handler::Rpc(b) => {
+                let timeout = match wait_ms(&[self.deadline_ms, remaining_ms]) {
+                    Some(t) => t,
+                    None => return protocol(408, DEADLINE),
+                };
+                Flow::Perform {
+                    effect: rpc_client::request(b, &op.name, input, timeout),
+                    state: ToolCall {
+                        op: idx,
+                        // Its only bound is the deadline: a timeout is always the request's 408.
+                        deadline_bound: true,
+                        max_bytes: b.max_bytes,
+                    },
+                }
+            }
             Handler::JavaScript => {
                 let timeout = match wait_ms(&[self.deadline_ms, remaining_ms]) {
                     Some(t) => t,
@@ -354,6 +372,7 @@ impl Tools {
                 },
                 _ => protocol(502, BACKEND_FAILED),
             },
+            (Handler::Rpc(_), Answer::Http(a)) => self.rpc_reply(op, &state, a),
             (Handler::JavaScript, Answer::Handler(HandlerAnswer::Failed)) => {
                 Flow::Done(Outcome::Failed(outbound::HANDLER_FAILED))
             }
@@ -371,6 +390,43 @@ impl Tools {
             }
             // The engine only forwards an answer of the pending effect's kind.
             _ => protocol(500, INTERNAL),
+        }
+    }
+
+    /// The backend's reply to a catalog-backed call: its framing decides between a result, one of
+    /// the two governed failures, and 502; its output is checked against the catalog's codec.
+    fn rpc_reply(&self, op: &Op, state: &ToolCall, a: HttpAnswer<'_>) -> Flow {
+        let status = match a {
+            HttpAnswer::Response { status, .. } => status,
+            HttpAnswer::Failed(_) => 0,
+        };
+        // JSON-RPC errors travel with a 400 as well: its body is judged like a 200's.
+        let a = match a {
+            HttpAnswer::Response { status, body } if rpc_client::reads_body(status) => {
+                HttpAnswer::Response { status: 200, body }
+            }
+            other => other,
+        };
+        let body = match effect::judge(a, state.max_bytes) {
+            HttpVerdict::Text(body) => body,
+            HttpVerdict::TimedOut if state.deadline_bound => return protocol(408, DEADLINE),
+            _ => return protocol(502, BACKEND_FAILED),
+        };
+        let doc = match json::parse(body.as_bytes(), self.limits.depth) {
+            Ok(doc) => doc,
+            Err(_) => return protocol(502, BACKEND_FAILED),
+        };
+        match rpc_client::reply(status, doc.root()) {
+            Some(rpc_client::Reply::Result(v)) => match &op.output {
+                Some(p) => Flow::Done(encode(p, v)),
+                None if v.is_null() => Flow::Done(Outcome::Output(None)),
+                None => Flow::Done(Outcome::InvalidOutput),
+            },
+            Some(rpc_client::Reply::InvalidParams) => Flow::Done(Outcome::Failed(INPUT_REFUSED)),
+            Some(rpc_client::Reply::ExecutionFailed) => {
+                Flow::Done(Outcome::Failed(outbound::HANDLER_FAILED))
+            }
+            None => protocol(502, BACKEND_FAILED),
         }
     }
 
@@ -701,6 +757,146 @@ pub(crate) mod tests {
             protocol_error(call(&t, "echo", Some(r#"{"s":""}"#), 0.5)),
             (408, -32603, DEADLINE)
         );
+    }
+
+    /// Catalog-backed tools as the host adapter lowers them: one with input and output, one with
+    /// neither.
+    fn rpc_tools() -> Tools {
+        let echo = r#"[["string",0,8],["i32",-10,10],["object",0,[["s",0,0],["n",1,1]]]]"#;
+        let rpc = r#"{"kind":"rpc","backend":"endpoint","url":"http://127.0.0.1:4000/rpc","maxBytes":200,"bearer":"svc.token"}"#;
+        let text = format!(
+            r#"{{"formatVersion":1,"routerId":"t","catalogHash":"sha256:0","deadlineMs":3000,"list":"[{{\"name\":\"notes.echo\"}},{{\"name\":\"status\"}}]","tools":[{{"name":"notes.echo","input":{e},"output":{e},"handler":{r}}},{{"name":"status","input":null,"output":null,"handler":{r}}}],"corpora":{{}}}}"#,
+            e = echo,
+            r = rpc
+        );
+        let doc = json::parse(text.as_bytes(), 32).unwrap();
+        Tools::from_manifest(doc.root(), &Limits::DEFAULT).unwrap()
+    }
+
+    #[test]
+    fn catalog_calls_follow_the_outcome_table() {
+        let t = rpc_tools();
+        let start = |remaining| {
+            suspended(call(
+                &t,
+                "notes.echo",
+                Some(r#"{"s":"a","z":0}"#),
+                remaining,
+            ))
+        };
+        let (e, _) = start(5000.0);
+        match e {
+            Effect::Http(h) => {
+                // Structure first: the unknown member is dropped before the backend sees the input.
+                assert_eq!(
+                    String::from_utf8(h.body.unwrap()).unwrap(),
+                    r#"{"jsonrpc":"2.0","id":1,"method":"notes.echo","params":{"s":"a"}}"#
+                );
+                assert_eq!(
+                    (h.url.as_str(), h.max_bytes, h.timeout_ms),
+                    ("http://127.0.0.1:4000/rpc", 200, 3000)
+                );
+                assert!(h
+                    .headers
+                    .contains(&("authorization", "Bearer svc.token".to_string())));
+            }
+            _ => panic!("expected an HTTP effect"),
+        }
+        let ok = |body: &[u8]| {
+            let (_, state) = start(5000.0);
+            complete(t.resume(state, http(200, body), 10.0))
+        };
+        // Typed completion: structuredContent and its text; extras of a closed output dropped.
+        assert_eq!(
+            ok(br#"{"jsonrpc":"2.0","id":1,"result":{"s":"x","n":2,"extra":1}}"#),
+            (
+                false,
+                r#"{"s":"x","n":2}"#.into(),
+                Some(r#"{"s":"x","n":2}"#.into())
+            )
+        );
+        assert_eq!(
+            ok(br#"{"jsonrpc":"2.0","id":1,"result":{"n":1}}"#),
+            (true, OUTPUT_INVALID.into(), None)
+        );
+        assert_eq!(
+            ok(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"secret backend detail"}}"#),
+            (true, outbound::HANDLER_FAILED.into(), None)
+        );
+        let (_, state) = start(5000.0);
+        assert_eq!(
+            complete(t.resume(
+                state,
+                http(400, br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params","data":{"path":"$.s","reason":"secret"}}}"#),
+                10.0
+            )),
+            (true, INPUT_REFUSED.into(), None)
+        );
+        let over = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"s":"{}"}}}}"#,
+            "x".repeat(200)
+        );
+        for (name, answer) in [
+            ("wrong id", http(200, br#"{"jsonrpc":"2.0","id":7,"result":{"s":"x"}}"#)),
+            ("not an envelope", http(200, br#"{"s":"x"}"#)),
+            ("unknown method: the catalog and the backend disagree", http(404, br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#)),
+            ("backend transport failure", http(502, br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"x"}}"#)),
+            ("redirect", http(307, b"")),
+            ("not JSON", http(200, b"<html>")),
+            ("oversized", http(200, over.as_bytes())),
+            ("unreachable", Answer::Http(HttpAnswer::Failed(HttpFailure::Unreachable))),
+        ] {
+            let (_, state) = start(5000.0);
+            assert_eq!(
+                protocol_error(t.resume(state, answer, 10.0)),
+                (502, -32603, BACKEND_FAILED),
+                "{}",
+                name
+            );
+        }
+        // The only bound is the deadline: a timeout is the request's 408.
+        let (e, state) = start(700.0);
+        assert_eq!(e.timeout_ms(), 700);
+        assert_eq!(
+            protocol_error(t.resume(
+                state,
+                Answer::Http(HttpAnswer::Failed(HttpFailure::TimedOut)),
+                0.0
+            )),
+            (408, -32603, DEADLINE)
+        );
+        // Invalid structure never reaches the backend.
+        assert_eq!(
+            complete(call(&t, "notes.echo", Some(r#"{"s":1}"#), 5000.0)).1,
+            "Input validation failed at $.s: Expected a string"
+        );
+        // No input: no params; no output: the result must be null and completes as text null.
+        let (e, state) = suspended(call(&t, "status", Some("{}"), 5000.0));
+        match e {
+            Effect::Http(h) => assert_eq!(
+                String::from_utf8(h.body.unwrap()).unwrap(),
+                r#"{"jsonrpc":"2.0","id":1,"method":"status"}"#
+            ),
+            _ => panic!("expected an HTTP effect"),
+        }
+        assert_eq!(
+            complete(t.resume(
+                state,
+                http(200, br#"{"jsonrpc":"2.0","id":1,"result":null}"#),
+                10.0
+            )),
+            (false, "null".into(), None)
+        );
+        let (_, state) = suspended(call(&t, "status", None, 5000.0));
+        assert_eq!(
+            complete(t.resume(
+                state,
+                http(200, br#"{"jsonrpc":"2.0","id":1,"result":{"a":1}}"#),
+                10.0
+            )),
+            (true, OUTPUT_INVALID.into(), None)
+        );
+        assert!(complete(call(&t, "status", Some(r#"{"a":1}"#), 5000.0)).0);
     }
 
     #[test]
