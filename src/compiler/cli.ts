@@ -5,13 +5,19 @@
  *     limits (its own rules, and whether `tools/list` fits the response budget) and writes
  *     manifest.json, entities-catalog.json and schema-json-registry.json.
  *   --help, --version
+ *   build <router module> --out <dir> [--router <id>] [--target <target>]
+ *     Reads the module's declarations without running it (./lower.ts) and writes the catalog
+ *     artifacts and the inspection artifact.
  * Exit codes: 0 done, 1 the module or its declarations failed, 2 usage.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { artifactFiles, compileRouter, ManifestError } from './index';
+import { createRequire } from 'node:module';
+import type * as TS from 'typescript';
+import { artifactFiles, compileRouter, ManifestError, type Target } from './index';
+import { lowerRouter } from './lower';
 import { createMcpHttpHandler } from '../index';
 import type { McpLimits } from '../limits';
 import type { RouterDefinition } from '../router/definition';
@@ -24,6 +30,13 @@ usage:
       schema-json-registry.json to <dir>. The module's default (or \`router\`) export is an EntityRouter
       or a RouterDefinition. The core checks the manifest first, under the default limits or the
       ones given (the static /pulse binding uses --response-bytes 131072 --request-bytes 32768).
+  pulse-mcp build <router module> --out <dir> [--router <id>] [--target node|workerd|fastly-native]
+      Read the module's declarations without running it (the TypeScript compiler, an optional peer
+      dependency, parses it) and write entities-catalog.json, schema-json-registry.json and
+      entities-inspection.json (what each handler may do, by capability, never a value). A value the
+      module computes (a call of its own function, a spread, a computed name, a codec built in a
+      loop) is refused with file:line:column and what to write instead. --target refuses operations
+      that target cannot run.
   pulse-mcp --help | --version
 
 exit status: 0 written, 1 the module or a declaration was refused (the reason is printed), 2 usage.
@@ -53,30 +66,44 @@ function positiveInt(flag: string, v: string | undefined): number {
   return Number(v);
 }
 
-interface CompileArgs {
+interface CommandArgs {
   readonly modulePath: string;
   readonly out: string;
   readonly limits: { -readonly [K in keyof McpLimits]?: number };
+  readonly router?: string;
+  readonly target?: Target;
 }
 
-function parseCompile(args: readonly string[]): CompileArgs {
+const TARGETS: readonly Target[] = ['node', 'workerd', 'fastly-native'];
+
+/** `compile` takes the limit flags, `build` the router and target flags; both a module and --out. */
+function parseArgs(command: 'compile' | 'build', args: readonly string[]): CommandArgs {
   let modulePath: string | undefined;
   let out: string | undefined;
-  const limits: CompileArgs['limits'] = {};
+  let router: string | undefined;
+  let target: Target | undefined;
+  const limits: CommandArgs['limits'] = {};
+  const value = (flag: string, v: string | undefined, what: string): string => {
+    if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} takes ${what}`);
+    return v;
+  };
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--out') {
-      out = args[++i];
-      if (out === undefined || out.startsWith('--')) throw new UsageError('--out takes a directory');
-    } else if (arg === '--response-bytes') limits.responseBytes = positiveInt(arg, args[++i]);
-    else if (arg === '--request-bytes') limits.requestBytes = positiveInt(arg, args[++i]);
-    else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
+    const arg = args[i]!;
+    if (arg === '--out') out = value(arg, args[++i], 'a directory');
+    else if (command === 'compile' && arg === '--response-bytes') limits.responseBytes = positiveInt(arg, args[++i]);
+    else if (command === 'compile' && arg === '--request-bytes') limits.requestBytes = positiveInt(arg, args[++i]);
+    else if (command === 'build' && arg === '--router') router = value(arg, args[++i], 'a router id');
+    else if (command === 'build' && arg === '--target') {
+      const t = value(arg, args[++i], `one of ${TARGETS.join(', ')}`);
+      if (!TARGETS.includes(t as Target)) throw new UsageError(`--target takes one of ${TARGETS.join(', ')}, got ${JSON.stringify(t)}`);
+      target = t as Target;
+    } else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
     else if (modulePath === undefined) modulePath = arg;
-    else throw new UsageError(`unexpected argument ${arg}: compile takes one router module`);
+    else throw new UsageError(`unexpected argument ${arg}: ${command} takes one router module`);
   }
-  if (modulePath === undefined) throw new UsageError('compile needs a router module');
-  if (out === undefined) throw new UsageError('compile needs --out <dir>');
-  return { modulePath, out, limits };
+  if (modulePath === undefined) throw new UsageError(`${command} needs a router module`);
+  if (out === undefined) throw new UsageError(`${command} needs --out <dir>`);
+  return { modulePath, out, limits, router, target };
 }
 
 /** The cause of a module that did not load, as Node reports it, without the stack. */
@@ -94,7 +121,7 @@ function syntaxLocation(path: string): string {
   return end > 0 ? `\n${lines.slice(0, end).join('\n').trimEnd()}` : '';
 }
 
-async function compile(args: CompileArgs): Promise<void> {
+async function compile(args: CommandArgs): Promise<void> {
   const url = pathToFileURL(resolve(args.modulePath)).href;
   let mod: Record<string, unknown>;
   try {
@@ -106,10 +133,35 @@ async function compile(args: CompileArgs): Promise<void> {
   const compiled = compileRouter(definitionOf(mod));
   // The core is the judge of a manifest; a rejection is a PulseConfigError with its message.
   createMcpHttpHandler({ limits: args.limits, tools: { manifest: compiled.manifest } });
-  const files = artifactFiles(compiled);
-  mkdirSync(args.out, { recursive: true });
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(args.out, name), text);
-  process.stdout.write(`wrote ${Object.keys(files).join(', ')} to ${args.out}\n`);
+  write(args.out, artifactFiles(compiled));
+}
+
+function write(out: string, files: Record<string, string>): void {
+  mkdirSync(out, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(out, name), text);
+  process.stdout.write(`wrote ${Object.keys(files).join(', ')} to ${out}\n`);
+}
+
+/** The TypeScript compiler, from the module's project first, then beside this package. */
+function loadTypeScript(modulePath: string): typeof TS {
+  for (const from of [resolve(modulePath), __filename]) {
+    try {
+      return createRequire(from)('typescript') as typeof TS;
+    } catch {
+      // not installed there
+    }
+  }
+  throw new ManifestError('pulse-mcp build parses the module with the TypeScript compiler, an optional peer dependency that is not installed: npm install --save-dev typescript');
+}
+
+function build(args: CommandArgs): void {
+  const lowered = lowerRouter(loadTypeScript(args.modulePath), args.modulePath, { router: args.router, target: args.target });
+  const compiled = compileRouter(lowered.definition);
+  createMcpHttpHandler({ tools: { manifest: compiled.manifest } });
+  const { 'manifest.json': _manifest, ...catalogFiles } = artifactFiles(compiled);
+  const { operations, ...head } = lowered.inspection;
+  const inspection = { ...head, catalogHash: compiled.catalog.hash, operations };
+  write(args.out, { ...catalogFiles, 'entities-inspection.json': `${JSON.stringify(inspection, null, 2)}\n` });
 }
 
 /** The version of the package this file belongs to (dist/cjs/compiler in the package, src/compiler in the checkout). */
@@ -137,7 +189,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (cmd === 'compile') {
-      await compile(parseCompile(rest));
+      await compile(parseArgs('compile', rest));
+      return 0;
+    }
+    if (cmd === 'build') {
+      build(parseArgs('build', rest));
       return 0;
     }
     throw new UsageError(cmd === undefined ? 'no command' : `unknown command ${cmd}`);

@@ -522,7 +522,10 @@ describe('pulse-mcp compile', () => {
     expect(await cli(['--version'])).toEqual({ code: 0, out: `${JSON.parse(readFileSync('package.json', 'utf8')).version}\n`, err: '' });
     const cases: [string[], string][] = [
       [[], 'no command'],
-      [['build'], 'unknown command build'],
+      [['build'], 'build needs a router module'],
+      [['deploy'], 'unknown command deploy'],
+      [['build', 'r.mjs', '--out', 'x', '--target', 'edge'], '--target takes one of node, workerd, fastly-native, got "edge"'],
+      [['build', 'r.mjs', '--out', 'x', '--request-bytes', '10'], 'unknown option --request-bytes'],
       [['compile', 'r.mjs'], 'compile needs --out <dir>'],
       [['compile', '--out', 'x'], 'compile needs a router module'],
       [['compile', 'r.mjs', '--out'], '--out takes a directory'],

@@ -257,6 +257,25 @@ await step('npx pulse-mcp --help and --version from the installed tarball', asyn
   need(bad.code === 2 && bad.stderr.startsWith('pulse-mcp: unknown command frobnicate\n'), `an unknown command gave exit ${bad.code}`);
 });
 
+await step('npx pulse-mcp build: needs its optional peer, then equals pulse-mcp compile', async () => {
+  const dir = join(CONSUMER, 'lowered');
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(ROOT, 'examples/catalog/router.mjs'), join(dir, 'router.mjs'));
+  const npx = (args) => run('npx', ['--no-install', 'pulse-mcp', ...args], { cwd: CONSUMER, env: NPM_ENV, timeoutMs: 60_000 });
+  // Without TypeScript installed, build says what to install (the library itself depends on nothing).
+  const without = await npx(['build', 'lowered/router.mjs', '--out', 'lowered/build']);
+  need(without.code === 1 && without.stderr.includes('npm install --save-dev typescript'), `without typescript: exit ${without.code}, ${without.stderr.trim()}`);
+  const tsVersion = JSON.parse(readFileSync(join(ROOT, 'node_modules/typescript/package.json'), 'utf8')).version;
+  // The same TypeScript the checkout pins, from npm's cache when it is there.
+  sh(await npm(['install', '--ignore-scripts', '--prefer-offline', '--no-save', `typescript@${tsVersion}`], CONSUMER), 'npm install typescript');
+  sh(await npx(['build', 'lowered/router.mjs', '--out', 'lowered/build']), 'pulse-mcp build');
+  sh(await npx(['compile', 'lowered/router.mjs', '--out', 'lowered/compiled']), 'pulse-mcp compile');
+  for (const f of ['entities-catalog.json', 'schema-json-registry.json']) {
+    need(readFileSync(join(dir, 'build', f), 'utf8') === readFileSync(join(dir, 'compiled', f), 'utf8'), `${f} differs between build and compile`);
+  }
+  return `typescript ${tsVersion}; catalog and registry identical to compile's`;
+});
+
 /** Starts `node file` in cwd on a free loopback port; resolves once it printed its listening line. */
 async function serve(cwd, file, env = {}) {
   const port = await freePort();
