@@ -47,8 +47,9 @@ describe('lowering the schema registry', () => {
   });
 
   // The conformance suite's contact form: named definitions, alternative groups, a conditional.
+  const contact = contactForm(codec) as Parameters<typeof codec.optional>[0];
   const contactRouter = new EntityRouter('contact')
-    .operation('submit', { input: contactForm(codec), output: contactForm(codec), headerParams: { name: 'Contact-Name' }, handler: () => ({}) })
+    .operation('submit', { input: contact as never, output: contact, headerParams: { name: 'Contact-Name' }, handler: () => ({}) })
     .operation('ping', { handler: () => undefined });
   for (const [name, router] of [['context', contextRouter], ['contact', contactRouter]] as const) {
     it(`gives back every program of the ${name} router from its artifacts`, () => {
