@@ -1,5 +1,5 @@
 // The governed backend's router: a small note store. `pulse-mcp compile` turns it into the
-// artifacts the MCP host serves (build/); backend.mjs serves it as JSON-RPC with `jsonRpc(router)`.
+// artifacts the MCP host serves; backend.mjs serves it as JSON-RPC with `jsonRpc(router)`.
 import { EntityRouter, codec } from '@pulse-compute/mcp/pulse';
 
 const id = codec.string({ minLength: 1, maxLength: 64 });
@@ -8,15 +8,11 @@ const note = codec.object({ id, text: codec.string({ maxLength: 2048 }) });
 export const router = new EntityRouter('notes')
   .operation('notes_read', {
     title: 'Read a note',
-    description: 'Returns the note stored under an id.',
+    description: 'Returns the note stored under an id; its text is null when there is none.',
     input: codec.object({ id }),
-    output: note,
+    output: codec.object({ id, text: codec.nullable(codec.string({ maxLength: 2048 })) }),
     hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    handler: async (ctx, input) => {
-      const text = await ctx.kv.get(`note:${input.id}`);
-      if (text === undefined) throw new Error('no such note');
-      return { id: input.id, text };
-    },
+    handler: async (ctx, input) => ({ id: input.id, text: (await ctx.kv.get(`note:${input.id}`)) ?? null }),
   })
   .operation('notes_write', {
     title: 'Write a note',

@@ -1,11 +1,15 @@
 // The MCP host in front of the backend. It uses only the artifacts `pulse-mcp compile` emitted
-// (build/entities-catalog.json, build/schema-json-registry.json): no router, no handler code.
-// BACKEND_URL is the backend's fixed JSON-RPC endpoint, BACKEND_TOKEN its service credential.
+// (entities-catalog.json, schema-json-registry.json in ARTIFACTS, default ./build): no router, no
+// handler code. BACKEND_URL is the backend's fixed JSON-RPC endpoint, BACKEND_TOKEN its service
+// credential.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createMcpNodeHandler } from '@pulse-compute/mcp/node';
 
-const read = (name) => JSON.parse(readFileSync(new URL(`./build/${name}`, import.meta.url), 'utf8'));
+const dir = process.env.ARTIFACTS || fileURLToPath(new URL('./build', import.meta.url));
+const read = (name) => JSON.parse(readFileSync(join(dir, name), 'utf8'));
 const handler = createMcpNodeHandler({
   legacyProtocol: process.env.LEGACY_PROTOCOL || undefined,
   tools: {

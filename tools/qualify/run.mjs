@@ -34,6 +34,8 @@ const CLIENT_PACKAGES = {
   inspector: '@modelcontextprotocol/inspector',
 };
 const EXAMPLE_TOOLS = ['starter_plan', 'search_docs', 'read_section', 'list_examples', 'explain_diagnostic'];
+// The catalog example's tools (examples/catalog), served from its artifacts in front of its backend.
+const CATALOG_TOOLS = ['notes_read', 'notes_write', 'notes_status', 'notes_clear'];
 const MODERN = '2026-07-28';
 // What a full run covers, listed so that a run whose servers never start still shows every gap.
 const PLANNED = [
@@ -185,7 +187,7 @@ function pickProbeTool(tools, reference) {
 }
 
 async function sdkSteps(S, ctx) {
-  const { modern, dual, reference } = ctx;
+  const { modern, dual, reference, expected } = ctx;
   const base = { client: `@modelcontextprotocol/client ${ctx.versions.sdk}` };
   // Pinned 2026-07-28 against the modern-only server: discover, list, every tool, one bad input.
   let conn;
@@ -198,12 +200,12 @@ async function sdkSteps(S, ctx) {
   });
   let tools = [];
   if (conn) {
-    await S.step('sdk.pin2026.tools/list', { ...base, server: modern, expect: reference ? 'tools listed' : `the ${EXAMPLE_TOOLS.length} example tools` }, async () => {
+    await S.step('sdk.pin2026.tools/list', { ...base, server: modern, expect: expected ? `the ${expected.length} example tools` : 'tools listed' }, async () => {
       tools = await sdk.listTools(conn);
       const names = tools.map((t) => t.name);
       need(names.length > 0, 'no tools');
-      if (!reference) {
-        const missing = EXAMPLE_TOOLS.filter((n) => !names.includes(n));
+      if (expected) {
+        const missing = expected.filter((n) => !names.includes(n));
         need(!missing.length, `missing example tools: ${missing.join(', ')}`);
       }
       return { tools: names, resultBytes: jsonBytes({ tools }) };
@@ -432,12 +434,13 @@ async function inspectorSteps(S, ctx) {
 // ---------------------------------------------------------------- blocks
 
 const EDGE_PREFIX = 'edge:';
+const CATALOG_PREFIX = 'catalog:';
 
 /**
  * One target: starts its modern and dual servers, runs every driver against them and stops them.
  * `servers` is the caller's list, so a failure anywhere still stops what was started.
  */
-async function qualifyBlock(S, { command, token, timeoutMs, home, reference, versions }, servers) {
+async function qualifyBlock(S, { command, token, timeoutMs, home, reference, versions, expected }, servers) {
   const info = {};
   const mine = [];
   fs.mkdirSync(home, { recursive: true });
@@ -455,7 +458,7 @@ async function qualifyBlock(S, { command, token, timeoutMs, home, reference, ver
       return { ...built, modernStartMs: modern.startMs, dualStartMs: dual.startMs };
     });
     if (modern && dual) {
-      const ctx = { modern, dual, home, token, reference, versions };
+      const ctx = { modern, dual, home, token, reference, versions, expected };
       ctx.tools = await sdkSteps(S, ctx);
       if (!ctx.tools.length) {
         // Later steps compare their tool lists with the SDK's; fetch it once if the SDK steps were filtered out or failed.
@@ -533,7 +536,7 @@ function printTable(steps) {
     if (s.target !== target) {
       target = s.target;
       const n = steps.filter((x) => x.target === target);
-      const title = { edge: 'Native edge binary (npm run edge:serve)', pulse: 'example server (npm start)' }[target] ?? target ?? 'harness';
+      const title = { edge: 'Native edge binary (npm run edge:serve)', pulse: 'example server (npm start)', catalog: 'catalog-backed tools (npm run example:catalog)' }[target] ?? target ?? 'harness';
       console.log(`\n${title}: ${n.filter((x) => x.ok).length} passed, ${n.filter((x) => !x.ok).length} failed`);
       console.log(fmt(head));
       console.log(w.map((m) => '-'.repeat(m)).join('  '));
@@ -575,7 +578,7 @@ async function main() {
     });
     const versions = Object.fromEntries(Object.entries(report.clients).map(([k, c]) => [k, c.installed]));
 
-    const blockOpts = { token, timeoutMs: opts.serverTimeoutMs, reference: opts.reference, versions };
+    const blockOpts = { token, timeoutMs: opts.serverTimeoutMs, reference: opts.reference, versions, expected: opts.reference ? null : EXAMPLE_TOOLS };
     const command = serverCommand(opts.reference, opts.script, opts.command);
     report.serverCommand = command.label ?? null;
     if (PLANNED.some((id) => S.wanted(id))) report.servers = await qualifyBlock(S, { ...blockOpts, command, home: path.join(home, 'pulse') }, servers);
@@ -590,6 +593,13 @@ async function main() {
       });
       if (ready) report.edge.servers = await qualifyBlock(S, { ...blockOpts, command: edgeCommand, home: path.join(home, 'edge') }, servers);
       else for (const id of PLANNED) S.skip(id, { client: id.split('.')[0] }, 'the edge binaries are not available');
+    }
+    // The same clients against catalog-backed tools: the host that serves a backend from its artifacts.
+    if (!opts.reference && !opts.command && opts.script === 'start' && PLANNED.some((id) => S.wanted(CATALOG_PREFIX + id))) {
+      S.block('catalog', CATALOG_PREFIX);
+      const catalogCommand = serverCommand(false, 'example:catalog');
+      report.catalog = { serverCommand: catalogCommand.label ?? null };
+      report.catalog.servers = await qualifyBlock(S, { ...blockOpts, expected: CATALOG_TOOLS, command: catalogCommand, home: path.join(home, 'catalog') }, servers);
     }
   } catch (e) {
     S.list.push({ id: 'harness', ok: false, error: errorLine(e), ms: 0 });
