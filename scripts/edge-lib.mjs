@@ -51,8 +51,9 @@ export async function bundleForNode(entry, outfile, extra = {}) {
 
 /**
  * Engine configuration JSON for a router module exporting `router` and `options` (edge/router.ts
- * shape), through the same option validation the TypeScript hosts use. Native targets first
- * require every operation to be native. `overrides` (e.g. `{ legacyProtocol: '2025-06-18' }` for
+ * shape), or only `options` whose `tools` are catalog-backed (the artifacts of a backend and its
+ * endpoint), through the same option validation the TypeScript hosts use. Native targets first
+ * require every operation of a router to be native. `overrides` (e.g. `{ legacyProtocol: '2025-06-18' }` for
  * the legacy-enabled variant) replace the module's options before validation.
  */
 export async function configFor(routerModule, { native, overrides = {} }) {
@@ -61,12 +62,17 @@ export async function configFor(routerModule, { native, overrides = {} }) {
   writeFileSync(
     stub,
     [
-      `import { router, options } from ${JSON.stringify(routerModule)};`,
+      `import * as served from ${JSON.stringify(routerModule)};`,
       `import { toolSource, assertNativeEligible } from ${JSON.stringify(join(ROOT, 'src', 'router'))};`,
       `import { resolveOptions } from ${JSON.stringify(join(ROOT, 'src', 'options'))};`,
       'export function configJson(native) {',
+      '  const { router, options = {} } = served;',
+      `  const overrides = ${JSON.stringify(overrides)};`,
+      "  const target = native ? 'native' : 'host';",
+      '  // Catalog-backed tools: the module exports no router, only options.tools from the artifacts.',
+      '  if (router === undefined) return resolveOptions({ ...options, ...overrides }, target).configJson;',
       '  if (native) assertNativeEligible(router);',
-      `  return resolveOptions({ ...options, ...${JSON.stringify(overrides)}, tools: toolSource(router) }, native ? 'native' : 'host').configJson;`,
+      '  return resolveOptions({ ...options, ...overrides, tools: toolSource(router) }, target).configJson;',
       '}',
     ].join('\n'),
   );

@@ -272,8 +272,11 @@ interface ResolvedTools {
  */
 function resolveTools(value: unknown, limits: { responseBytes: number; deadlineMs: number }, target: ConfigTarget): ResolvedTools {
   if (isPlainObject(value) && 'catalog' in value && !('manifest' in value)) {
-    if (target === 'native' && value.backendBearerToken !== undefined)
-      fail('tools.backendBearerToken: a token given as text would be compiled into main.wasm; the Native build does not take one');
+    const token = value.backendBearerToken;
+    if (target === 'native' && typeof token === 'string')
+      fail('tools.backendBearerToken: a token given as text would be compiled into main.wasm; put it in a Fastly secret store and name it: { secretStore, key }');
+    if (target === 'host' && isPlainObject(token))
+      fail('tools.backendBearerToken: a secret-store reference ({ secretStore, key }) is read by the Fastly Native build only; this host takes the token itself');
     return { manifestJson: jsonText(catalogManifest(value, limits), 'tools'), handlers: undefined };
   }
   if (typeof value !== 'object' || value === null || !('manifest' in value)) {

@@ -12,6 +12,7 @@ import { CATALOG_FORMAT_VERSION, MANIFEST_FORMAT_VERSION, SCHEMA_REGISTRY_FORMAT
 import { MAX_PROJECTION_NODES, type Direction } from '../compiler/projection';
 import { backendBase, isBearerToken, isName, MAX_OPERATIONS } from '../router/rules';
 import { utf8Length } from '../handlers/helpers';
+import type { McpSecretRef } from '../options';
 import { lowerSchema } from './schema-program';
 
 /** The artifacts of one deployed backend build and where that backend listens. */
@@ -26,16 +27,21 @@ export interface McpCatalogTools {
   readonly target: Target;
   /** The backend's fixed JSON-RPC endpoint: https, or http to a loopback host. */
   readonly endpoint: string;
-  /** The backend's own service credential, sent as `Authorization: Bearer …` and nowhere else. */
-  readonly backendBearerToken?: string;
+  /**
+   * The backend's own service credential, sent as `Authorization: Bearer …` and nowhere else. On the
+   * Fastly Native build, where text would be compiled into the module, a secret-store reference.
+   */
+  readonly backendBearerToken?: string | McpSecretRef;
+  /** The Fastly backend that reaches `endpoint` (Native builds); default `endpoint`. */
+  readonly backend?: string;
 }
 
-/** The Fastly backend name the edge sends to; hosts that dial the URL ignore it. */
+/** The Fastly backend name the edge sends to unless `backend` names another; hosts dial the URL. */
 export const CATALOG_BACKEND = 'endpoint';
 export const TARGETS: readonly Target[] = ['node', 'workerd', 'fastly-native'];
 export const MAX_ARTIFACT_BYTES = 1 << 20;
 export const MAX_ARTIFACT_LEVELS = 32;
-const KEYS = ['catalog', 'schemas', 'routerId', 'target', 'endpoint', 'backendBearerToken'];
+const KEYS = ['catalog', 'schemas', 'routerId', 'target', 'endpoint', 'backendBearerToken', 'backend'];
 const OPERATION_KEYS = ['name', 'title', 'description', 'hints', 'input', 'output', 'handler', 'targets'];
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 
@@ -84,8 +90,13 @@ export function catalogManifest(value: Record<string, unknown>, limits: { readon
   if (!TARGETS.includes(target as Target)) fail(`tools.target: must be one of ${TARGETS.join(', ')}`);
   const url = backendBase(endpoint);
   if (url === undefined) fail('tools.endpoint: must be an https URL, or http to a loopback host, without credentials, query or fragment');
-  if (backendBearerToken !== undefined && !isBearerToken(backendBearerToken))
-    fail('tools.backendBearerToken: must be a bearer token (RFC 6750 characters: A-Z a-z 0-9 - . _ ~ + / then optional =, at most 4096)');
+  // Text must be a bearer token; a reference (Native builds) is copied, and judged by the core.
+  let bearer: string | McpSecretRef | undefined;
+  if (isObject(backendBearerToken)) bearer = { ...backendBearerToken } as unknown as McpSecretRef;
+  else if (backendBearerToken === undefined || isBearerToken(backendBearerToken)) bearer = backendBearerToken;
+  else fail('tools.backendBearerToken: must be a bearer token (RFC 6750 characters: A-Z a-z 0-9 - . _ ~ + / then optional =, at most 4096)');
+  const backend = value.backend ?? CATALOG_BACKEND;
+  if (!isName(backend)) fail('tools.backend: must be a Fastly backend name, 1-128 characters of A-Za-z0-9_.-');
   const catalog = artifact(value.catalog, 'tools.catalog', 'pulse.entities-catalog', CATALOG_FORMAT_VERSION, routerId);
   const registry = artifact(value.schemas, 'tools.schemas', 'pulse.schema-json-registry', SCHEMA_REGISTRY_FORMAT_VERSION, routerId);
 
@@ -139,10 +150,10 @@ export function catalogManifest(value: Record<string, unknown>, limits: { readon
       ...(input.lowered.headers.length > 0 ? { headers: input.lowered.headers } : {}),
       handler: {
         kind: 'rpc',
-        backend: CATALOG_BACKEND,
+        backend,
         url,
         maxBytes: Math.min(limits.responseBytes, MAX_ARTIFACT_BYTES),
-        ...(backendBearerToken === undefined ? {} : { bearer: backendBearerToken as string }),
+        ...(bearer === undefined ? {} : { bearer }),
       },
     });
     // Only the title, the description and the four hints are projected.

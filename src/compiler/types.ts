@@ -57,7 +57,8 @@ export type ManifestHandler =
       readonly backend: string;
       readonly url: string;
       readonly maxBytes: number;
-      readonly bearer?: string;
+      /** The token, or where the Native build reads it: `{ secretStore, key }`. */
+      readonly bearer?: string | { readonly secretStore: string; readonly key: string };
     }
   | { readonly kind: 'javascript' };
 

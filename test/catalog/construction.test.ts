@@ -76,7 +76,7 @@ const ROWS: [string, (a: ReturnType<typeof fresh>) => void, string | RegExp][] =
   ['a bearer token that could break its header', (a) => (a.options.tools.backendBearerToken = 'tok\r\nx-admin: 1'), 'tools.backendBearerToken: must be a bearer token (RFC 6750 characters: A-Z a-z 0-9 - . _ ~ + / then optional =, at most 4096)'],
   ['hints beyond the four booleans', (a) => (a.catalog.operations[0].hints = { readOnlyHint: true, dangerous: true }), 'tools.catalog.operations[0] (probe): hints may hold only the four boolean MCP hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint)'],
   ['an unknown operation member', (a) => (a.catalog.operations[0].handlerSource = 'x'), 'tools.catalog.operations[0] (probe): unknown member "handlerSource"'],
-  ['an unknown option', (a) => (a.options.tools.headers = { cookie: 'x' }), 'tools: unknown key "headers"; catalog-backed tools take catalog, schemas, routerId, target, endpoint, backendBearerToken'],
+  ['an unknown option', (a) => (a.options.tools.headers = { cookie: 'x' }), 'tools: unknown key "headers"; catalog-backed tools take catalog, schemas, routerId, target, endpoint, backendBearerToken, backend'],
 ];
 
 describe('catalog-backed tools: construction refusals', () => {
@@ -102,12 +102,23 @@ describe('catalog-backed tools: construction refusals', () => {
     for (const create of [createMcpHttpHandler, createMcpNodeHandler]) expect(() => create(fresh().options as never)).not.toThrow();
   });
 
-  it('a text bearer token is refused for the Native build, where it would be compiled in', async () => {
+  it('the bearer token is text on the hosts and a secret-store reference on the Native build', async () => {
     const { resolveOptions } = await import('../../src/options');
-    const a = fresh();
-    a.options.tools.backendBearerToken = 'tok';
-    expect(() => resolveOptions(a.options, 'native')).toThrow('tools.backendBearerToken: a token given as text would be compiled into main.wasm; the Native build does not take one');
-    expect(() => resolveOptions(a.options, 'host')).not.toThrow();
+    const text = fresh();
+    text.options.tools.backendBearerToken = 'tok';
+    expect(() => resolveOptions(text.options, 'native')).toThrow('tools.backendBearerToken: a token given as text would be compiled into main.wasm; put it in a Fastly secret store and name it: { secretStore, key }');
+    expect(() => resolveOptions(text.options, 'host')).not.toThrow();
+    const ref = fresh();
+    ref.options.tools.target = 'workerd';
+    ref.options.tools.backendBearerToken = { secretStore: 'edge', key: 'backend-token' };
+    expect(() => createMcpHttpHandler(ref.options as never)).toThrow('tools.backendBearerToken: a secret-store reference ({ secretStore, key }) is read by the Fastly Native build only; this host takes the token itself');
+    const config = JSON.parse(resolveOptions(ref.options, 'native').configJson);
+    expect(config.tools.tools.map((t: Json) => t.handler.bearer)).toEqual([{ secretStore: 'edge', key: 'backend-token' }, { secretStore: 'edge', key: 'backend-token' }]);
+    expect(config.tools.tools.map((t: Json) => t.handler.backend)).toEqual(['endpoint', 'endpoint']);
+    ref.options.tools.backend = 'rpc_origin';
+    expect(JSON.parse(resolveOptions(ref.options, 'native').configJson).tools.tools[0].handler.backend).toBe('rpc_origin');
+    ref.options.tools.backend = 'no spaces';
+    expect(() => resolveOptions(ref.options, 'native')).toThrow('tools.backend: must be a Fastly backend name, 1-128 characters of A-Za-z0-9_.-');
   });
 });
 

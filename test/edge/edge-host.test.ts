@@ -194,6 +194,33 @@ describe('Native eligibility', () => {
     expect(cfg.tools).not.toBeNull();
   }, 60_000);
 
+  it('serves catalog-backed tools: the endpoint a Fastly backend, the token from a secret store', async () => {
+    const { compileRouter } = await import('../../src/compiler');
+    const { EntityRouter, codec } = await import('../../src/pulse');
+    const { routerDefinition } = await import('../../src/router/router');
+    const r = new EntityRouter('remote').operation('lookup', { input: codec.object({ id: codec.string({ maxLength: 8 }) }), output: codec.boolean(), handler: () => true });
+    const { catalog, schemaRegistry } = compileRouter(routerDefinition(r));
+    writeFileSync(join(dir, 'catalog.json'), JSON.stringify(catalog));
+    writeFileSync(join(dir, 'schemas.json'), JSON.stringify(schemaRegistry));
+    const module = (token: string) => {
+      const mod = join(dir, `catalog-edge-${token.length}.ts`);
+      writeFileSync(
+        mod,
+        [
+          "import { readFileSync } from 'node:fs';",
+          `const read = (f: string) => JSON.parse(readFileSync(${JSON.stringify(dir)} + '/' + f, 'utf8'));`,
+          `export const options = { tools: { catalog: read('catalog.json'), schemas: read('schemas.json'), routerId: 'remote', target: 'node', endpoint: 'https://rpc.example/', backend: 'rpc', backendBearerToken: ${token} } };`,
+        ].join('\n'),
+      );
+      return mod;
+    };
+    const cfg = JSON.parse(await configFor(module("{ secretStore: 'edge', key: 'backend-token' }"), { native: true }));
+    expect(cfg.tools.tools[0].handler).toEqual({ kind: 'rpc', backend: 'rpc', url: 'https://rpc.example/', maxBytes: 1048576, bearer: { secretStore: 'edge', key: 'backend-token' } });
+    const engine = Engine.create(JSON.stringify(cfg));
+    expect(engine).toBeDefined();
+    await expect(configFor(module("'in-the-binary'"), { native: true })).rejects.toMatchObject({ code: 'PULSE_ERR_CONFIG', message: expect.stringMatching(/^tools\.backendBearerToken: a token given as text would be compiled into main\.wasm/) });
+  }, 60_000);
+
   it('compiles the deployed router into the embedded configuration', async () => {
     const json = await configFor(join(ROOT, 'edge', 'router.ts'), { native: true });
     const cfg = JSON.parse(json);

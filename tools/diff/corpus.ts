@@ -207,6 +207,26 @@ function backendCases(): Case[] {
   ];
 }
 
+function catalogCases(): Case[] {
+  const c = (name: string, request: OutcomeRequest, timeoutMs?: number): Case => ({ name: `catalog: ${name}`, profile: 'catalog', request, ...(timeoutMs ? { timeoutMs } : {}) });
+  return [
+    c('tools/list', list(1)),
+    c('a result', call('echo', { q: 'hello' })),
+    c('a result, unknown member dropped first', call('echo', { q: 'é✓😀"\\', extra: 1 })),
+    c('no input, no output', call('nothing', {})),
+    c('no input given input', call('nothing', { a: 1 })),
+    c('bad input never reaches the backend', call('echo', { q: 1 })),
+    c('unknown tool', call('absent', {})),
+    c('output of the wrong shape', call('wrongshape', { q: 'x' })),
+    c('governed execution failure', call('exec', { q: 'x' })),
+    c('governed input refusal', call('params', { q: 'x' })),
+    c('reply with another id', call('wrongid', { q: 'x' })),
+    c('catalog and backend disagree', call('unknown', { q: 'x' })),
+    c('deadline during the call', call('slow', { q: 'x' }), 5000),
+    c('reply that is not JSON', call('notjson', { q: 'x' })),
+  ];
+}
+
 export function buildCorpus(): Case[] {
   const rows: Case[] = OUTCOMES.filter((r) => r.only !== 'fetch').map((r) => ({
     name: `table: ${r.name}`,
@@ -214,5 +234,5 @@ export function buildCorpus(): Case[] {
     request: r.request,
     ...(r.timeoutMs ? { timeoutMs: r.timeoutMs } : {}),
   }));
-  return [...rows, ...exampleCases(), ...oddIdCases(), ...headerMixCases(), ...bodyCases(), ...backendCases(), ...surfaceCases()];
+  return [...rows, ...exampleCases(), ...oddIdCases(), ...headerMixCases(), ...bodyCases(), ...backendCases(), ...surfaceCases(), ...catalogCases()];
 }

@@ -1,1 +1,1 @@
-export function startOrigin(port: number): Promise<{ port: number; close(): Promise<void> }>;
+export function startOrigin(port: number, backendToken: string): Promise<{ port: number; close(): Promise<void> }>;

@@ -1,10 +1,47 @@
 // The loopback origin of the differential run's backend tools. Deterministic replies by path;
-// `/slow` answers long after the tools' deadline. Binds 127.0.0.1 only.
+// `/slow` answers long after the tools' deadline; `/rpc` is the catalog-backed tools' JSON-RPC
+// backend. Binds 127.0.0.1 only.
 import { createServer } from 'node:http';
 
 const json = (o) => Buffer.from(JSON.stringify(o));
 
-export function startOrigin(port) {
+/** The catalog-backed tools' backend: JSON-RPC by method, for the one token it admits. */
+function rpc(req, body, send, res, token) {
+  if (req.headers.authorization !== `Bearer ${token}`) return send(401, json({ error: 'unauthorized' }));
+  let msg;
+  try {
+    msg = JSON.parse(body);
+  } catch {
+    return send(400, json({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+  }
+  const result = (r) => send(200, json({ jsonrpc: '2.0', id: msg.id, result: r }));
+  const error = (status, code, message, data) => send(status, json({ jsonrpc: '2.0', id: msg.id, error: { code, message, ...(data ? { data } : {}) } }));
+  switch (msg.method) {
+    case 'echo':
+      return result({ q: msg.params?.q });
+    case 'nothing':
+      return result(msg.params === undefined ? null : { unexpected: 'params' });
+    case 'wrongshape':
+      return result({ q: 5 });
+    case 'exec':
+      return error(200, -32000, 'Execution failed: backend detail');
+    case 'params':
+      return error(400, -32602, 'Invalid params', { path: '$.q', reason: 'backend detail' });
+    case 'wrongid':
+      return send(200, json({ jsonrpc: '2.0', id: 9, result: { q: 'x' } }));
+    case 'slow': {
+      const t = setTimeout(() => result({ q: 'late' }), 1500);
+      res.on('close', () => clearTimeout(t));
+      return undefined;
+    }
+    case 'notjson':
+      return send(200, Buffer.from('not json'), 'text/plain');
+    default:
+      return error(404, -32601, 'Method not found');
+  }
+}
+
+export function startOrigin(port, backendToken) {
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -21,6 +58,7 @@ export function startOrigin(port) {
         res.writeHead(status, { 'content-type': type, 'content-length': bytes.length });
         res.end(bytes);
       };
+      if (path === '/rpc') return rpc(req, body, send, res, backendToken);
       switch (path) {
         case '/fast':
         case '/get':

@@ -8,6 +8,7 @@ import { toolSource } from '../../src/router';
 import * as edge from '../../edge/router';
 import * as backend from './backend-router';
 import * as surface from './surface-router';
+import * as catalog from './catalog-router';
 
 export type ProfileOptions = Record<string, unknown>;
 
@@ -17,5 +18,6 @@ export function profileOptions(): Record<string, ProfileOptions> {
     example: { ...edge.options, tools: toolSource(edge.router) },
     backend: { ...backend.options, tools: toolSource(backend.router) },
     surface: { ...surface.options, tools: toolSource(surface.router) },
+    catalog: catalog.options as unknown as ProfileOptions,
   };
 }

@@ -22,6 +22,7 @@ import { encodeRequest, parseResponse, type RawRequest, type RawResponse } from 
 import { buildCorpus, type Case } from './corpus';
 import { profileOptions } from './profiles';
 import { CLOSED_PORT, ORIGIN_PORT } from './backend-router';
+import { BACKEND_TOKEN } from './catalog-router';
 // Plain ESM modules outside the bundle (they locate their own files by import.meta.url).
 import { startOrigin } from './origin.mjs';
 import { startHost } from '../compute-host/host.mjs';
@@ -89,13 +90,28 @@ url = "http://127.0.0.1:${ORIGIN_PORT}"
 url = "http://127.0.0.1:${CLOSED_PORT}"
 `;
 
-/** Where the Native builds find a profile's `requestState` key: Fastly's secret store, as deployed. */
-const STATE_SECRET = { secretStore: 'diff', key: 'request-state' };
+/** Where the Native builds find the secrets a profile gives as text: Fastly's secret store, as deployed. */
+const SECRET_STORE = 'diff';
+const STATE_SECRET = { secretStore: SECRET_STORE, key: 'request-state' };
+const BACKEND_SECRET = { secretStore: SECRET_STORE, key: 'backend-token' };
 
-/** The options of a Native build: a text key moves into the secret store the diff manifest holds. */
-function nativeOptions(o: Record<string, unknown>): { options: Record<string, unknown>; key?: string } {
-  if (typeof o.requestStateKey !== 'string') return { options: o };
-  return { options: { ...o, requestStateKey: STATE_SECRET }, key: o.requestStateKey };
+/**
+ * The options of a Native build: secrets given as text (the `requestState` key, a catalog backend
+ * token) move into the secret store the diff manifest holds; `secrets` are that store's entries.
+ */
+function nativeOptions(o: Record<string, unknown>): { options: Record<string, unknown>; secrets: Record<string, string> } {
+  const options = { ...o };
+  const secrets: Record<string, string> = {};
+  if (typeof o.requestStateKey === 'string') {
+    options.requestStateKey = STATE_SECRET;
+    secrets[STATE_SECRET.key] = o.requestStateKey;
+  }
+  const tools = o.tools as Record<string, unknown> | undefined;
+  if (typeof tools?.backendBearerToken === 'string') {
+    options.tools = { ...tools, backendBearerToken: BACKEND_SECRET };
+    secrets[BACKEND_SECRET.key] = tools.backendBearerToken;
+  }
+  return { options, secrets };
 }
 
 async function listen(server: Server): Promise<number> {
@@ -212,7 +228,7 @@ async function main() {
   for (const e of allow) if (typeof e.justification !== 'string' || e.justification.length < 20) throw new Error(`allow-list entry for ${e.case} lacks a justification`);
 
   const closers: (() => Promise<void>)[] = [];
-  const origin = await startOrigin(ORIGIN_PORT);
+  const origin = await startOrigin(ORIGIN_PORT, BACKEND_TOKEN);
   closers.push(origin.close);
   try {
     // node
@@ -226,11 +242,16 @@ async function main() {
     // native
     mkdirSync(WORK, { recursive: true });
     const toml = join(WORK, 'diff-fastly.toml');
-    // Every profile with a key shares one: the diff's profiles that seal state use the same text.
+    // One store for every profile: profiles that give the same secret give the same text.
     const natives = new Map(profiles.map((p) => [p, nativeOptions(options[p])]));
-    const keys = [...new Set([...natives.values()].map((n) => n.key).filter((k) => k !== undefined))];
-    if (keys.length > 1) throw new Error('diff: profiles with different requestStateKey values need one secret each');
-    const secrets = keys.map((k) => `\n[[local_server.secret_stores.${STATE_SECRET.secretStore}]]\nkey = "${STATE_SECRET.key}"\ndata = ${JSON.stringify(k)}\n`);
+    const store = new Map<string, string>();
+    for (const n of natives.values()) {
+      for (const [key, data] of Object.entries(n.secrets)) {
+        if (store.has(key) && store.get(key) !== data) throw new Error(`diff: profiles give different values for the secret ${key}; they need one secret each`);
+        store.set(key, data);
+      }
+    }
+    const secrets = [...store].map(([key, data]) => `\n[[local_server.secret_stores.${SECRET_STORE}]]\nkey = "${key}"\ndata = ${JSON.stringify(data)}\n`);
     writeFileSync(toml, DIFF_TOML + secrets.join(''), { mode: 0o600 });
     const nativePorts = new Map<string, number>();
     const viceroyPorts = new Map<string, number>();

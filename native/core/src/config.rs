@@ -226,7 +226,8 @@ pub(crate) fn known_key(option: &str, key: Str<'_>, known: &[&str]) -> Result<()
     }
 }
 
-/// Where a host finds the `requestState` key: a secret store and the key's name in it.
+/// Where a host finds a secret (the `requestState` key, a backend token): a secret store and the
+/// key's name in it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SecretRef {
     pub store: String,
@@ -245,14 +246,20 @@ pub fn state_key_from(bytes: &[u8]) -> Result<StateKey, ConfigError> {
     }
 }
 
-fn secret_ref(o: Object<'_>) -> Result<SecretRef, ConfigError> {
-    const RULE: &str = "requestStateKey: a secret reference is {\"secretStore\", \"key\"}, each 1-128 characters of A-Za-z0-9_.-";
+/// `{"secretStore", "key"}`, each a name; `option` names the option in the refusal.
+pub fn secret_ref(o: Object<'_>, option: &str) -> Result<SecretRef, ConfigError> {
+    let rule = || {
+        format!(
+            "{}: a secret reference is {{\"secretStore\", \"key\"}}, each 1-128 characters of A-Za-z0-9_.-",
+            option
+        )
+    };
     if o.len() != 2 {
-        return Err(RULE.to_string());
+        return Err(rule());
     }
     let name = |k: &str| match o.get(k) {
         Some(Value::String(s)) if valid_name(&s.as_str()) => Ok(s.as_str().into_owned()),
-        _ => Err(RULE.to_string()),
+        _ => Err(rule()),
     };
     Ok(SecretRef {
         store: name("secretStore")?,
@@ -276,7 +283,7 @@ fn parse_state_key(
         (Some(_), true) => {
             Err("unsealedRequestState: cannot be combined with requestStateKey".to_string())
         }
-        (Some(Value::Object(o)), false) => Ok((None, Some(secret_ref(o)?))),
+        (Some(Value::Object(o)), false) => Ok((None, Some(secret_ref(o, "requestStateKey")?))),
         (Some(Value::String(s)), false) => Ok((Some(state_key_from(s.as_str().as_bytes())?), None)),
         (Some(_), false) => Err(KEY_RULE.to_string()),
     }

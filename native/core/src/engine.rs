@@ -94,6 +94,27 @@ impl Engine {
         Ok(())
     }
 
+    /// The secret holding the catalog-backed tools' bearer token, when the configuration names one
+    /// (`tools.backendBearerToken: {"secretStore", "key"}`) and it is not installed.
+    pub fn backend_token_secret(&self) -> Option<&SecretRef> {
+        self.inner
+            .config
+            .tools
+            .as_ref()
+            .and_then(|t| t.bearer_secret())
+    }
+
+    /// Installs that token. Until then a catalog-backed call is answered 500 and the backend is
+    /// never called. Only a fresh engine (not yet cloned) takes it, once.
+    pub fn set_backend_token(&mut self, token: &[u8]) -> Result<(), ConfigError> {
+        let inner = Rc::get_mut(&mut self.inner)
+            .ok_or_else(|| "tools: the engine is already shared".to_string())?;
+        match inner.config.tools.as_mut() {
+            Some(t) => t.set_bearer(token),
+            None => Err("tools: no bearer secret is waiting to be installed".to_string()),
+        }
+    }
+
     pub fn limits(&self) -> &Limits {
         &self.inner.config.limits
     }

@@ -3,6 +3,7 @@
 //! authority, the compiler's checks only report a bad router earlier. Whether the `tools/list` reply
 //! fits the response budget is checked once, on the exact reply bytes (`discover.rs`).
 use crate::codec::{self, Program, MAX_NODES};
+use crate::config::{secret_ref, SecretRef};
 use crate::content;
 use crate::corpus::Corpus;
 use crate::effect::HttpMethod;
@@ -51,8 +52,9 @@ pub enum Handler {
     },
     Backend(Backend),
     /// A catalog-backed tool: one JSON-RPC request naming the operation to a fixed endpoint
-    /// (`rpc_client.rs`). Its `timeout_ms` is the router deadline.
-    Rpc(Backend),
+    /// (`rpc_client.rs`). Its `timeout_ms` is the router deadline; its bearer may wait in a secret
+    /// store until the host installs it (`Tools::set_bearer`).
+    Rpc(Backend, Option<SecretRef>),
     JavaScript,
 }
 
@@ -71,6 +73,8 @@ pub struct Op {
 }
 
 pub struct Manifest {
+    /// The secret every catalog-backed tool's bearer waits for, when they name one.
+    pub bearer_secret: Option<SecretRef>,
     pub deadline_ms: f64,
     pub list_json: Vec<u8>,
     pub ops: Vec<Op>,
@@ -330,21 +334,32 @@ fn handler(
                 MAX_BYTES_CEILING as i64,
                 "tools: rpc maxBytes must be 1 to 1048576",
             )? as usize;
-            let bearer = match o.get("bearer") {
-                None | Some(Value::Null) => None,
+            // A secret-store reference leaves the token to be installed by the host, per request.
+            let (bearer, secret) = match o.get("bearer") {
+                None | Some(Value::Null) => (None, None),
                 Some(Value::String(s)) if rpc_client::valid_bearer(&s.as_str()) => {
-                    Some(s.as_str().into_owned())
+                    (Some(s.as_str().into_owned()), None)
                 }
+                Some(Value::Object(r)) => (
+                    None,
+                    Some(
+                        secret_ref(r, "tools")
+                            .map_err(|_| "tools: rpc bearer secret reference is {\"secretStore\", \"key\"}, each 1-128 characters of A-Za-z0-9_.-")?,
+                    ),
+                ),
                 Some(_) => return Err("tools: rpc bearer must be a bearer token (RFC 6750 b64token, at most 4096 characters)"),
             };
-            Ok(Handler::Rpc(Backend {
-                backend,
-                method: HttpMethod::Post,
-                url,
-                max_bytes: max_bytes.min(limits.response_bytes),
-                timeout_ms: deadline_ms as f64,
-                bearer,
-            }))
+            Ok(Handler::Rpc(
+                Backend {
+                    backend,
+                    method: HttpMethod::Post,
+                    url,
+                    max_bytes: max_bytes.min(limits.response_bytes),
+                    timeout_ms: deadline_ms as f64,
+                    bearer,
+                },
+                secret,
+            ))
         }
         "javascript" => {
             known_keys(
@@ -455,7 +470,7 @@ fn tool(
     if op.content && matches!(op.handler, Handler::Corpus { .. }) {
         return Err(named("tools: a corpus tool cannot be a content tool"));
     }
-    if op.content && matches!(op.handler, Handler::Rpc(_)) {
+    if op.content && matches!(op.handler, Handler::Rpc(..)) {
         return Err(named(
             "tools: a catalog-backed tool cannot be a content tool",
         ));
@@ -538,7 +553,24 @@ pub fn parse(v: Value<'_>, limits: &Limits) -> Result<Manifest, String> {
         _ => return Err("tools: manifest needs the prebuilt list text".into()),
     };
     check_list(&list, &ops)?;
+    // One endpoint, one credential: every catalog-backed tool names the same secret, or none does.
+    let mut secrets = ops.iter().filter_map(|op| match &op.handler {
+        Handler::Rpc(b, s) => Some((b.bearer.is_some(), s.clone())),
+        _ => None,
+    });
+    let bearer_secret = match secrets.next() {
+        None => None,
+        Some((_, first)) => {
+            if secrets.any(|(_, s)| s != first) {
+                return Err(
+                    "tools: catalog-backed tools must all name the same bearer secret".into(),
+                );
+            }
+            first
+        }
+    };
     Ok(Manifest {
+        bearer_secret,
         deadline_ms: deadline_ms as f64,
         list_json: list.into_bytes(),
         ops,
@@ -762,6 +794,27 @@ mod tests {
         ] {
             assert_eq!(err(&t("null", "null", &handler), &l), want, "{}", handler);
         }
+        assert_eq!(
+            err(&t("null", "null", &rpc("https://rpc.example/", r##","bearer":{"secretStore":"s"}"##)), &l),
+            "tools: rpc bearer secret reference is {\"secretStore\", \"key\"}, each 1-128 characters of A-Za-z0-9_.-"
+        );
+        let secret = |store: &str| {
+            rpc(
+                "https://rpc.example/",
+                &format!(r#","bearer":{{"secretStore":"{}","key":"k"}}"#, store),
+            )
+        };
+        assert_eq!(
+            full_err(
+                &format!(
+                    r#"[{{"name":"a","input":null,"output":null,"handler":{}}},{{"name":"b","input":null,"output":null,"handler":{}}}]"#,
+                    secret("one"),
+                    secret("two")
+                ),
+                &list_of(&["a", "b"])
+            ),
+            "tools: catalog-backed tools must all name the same bearer secret"
+        );
         assert_eq!(
             err(
                 &format!(

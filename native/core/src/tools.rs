@@ -1,6 +1,7 @@
 //! The tools pipeline seen from the engine (docs/contracts.md §7): names, codecs and handler kinds.
 //! The engine owns all framing and budgets of the reply; this side decides what a call produces.
 use crate::codec::{self, CodecError, Program};
+use crate::config::SecretRef;
 use crate::content;
 use crate::corpus::Corpus;
 use crate::effect::{self, Answer, Effect, HandlerAnswer, HttpAnswer, HttpVerdict};
@@ -30,6 +31,8 @@ const INTERNAL_ERROR: i32 = -32603;
 
 /// The compiled tool set of one engine, built once from the manifest.
 pub struct Tools {
+    /// The secret the catalog-backed tools' bearer waits for; their calls fail closed until set.
+    bearer_secret: Option<SecretRef>,
     list_json: Vec<u8>,
     ops: Vec<Op>,
     /// Op indexes sorted by name.
@@ -134,6 +137,7 @@ impl Tools {
         let mut by_name: Vec<usize> = (0..m.ops.len()).collect();
         by_name.sort_by(|&a, &b| m.ops[a].name.cmp(&m.ops[b].name));
         Ok(Tools {
+            bearer_secret: m.bearer_secret,
             list_json: m.list_json,
             ops: m.ops,
             by_name,
@@ -141,6 +145,30 @@ impl Tools {
             deadline_ms: m.deadline_ms,
             limits: *limits,
         })
+    }
+
+    /// The secret to read and pass to [`Tools::set_bearer`] before a catalog-backed call can run.
+    pub fn bearer_secret(&self) -> Option<&SecretRef> {
+        self.bearer_secret.as_ref()
+    }
+
+    /// Installs the catalog-backed tools' bearer token read from the secret store. The token never
+    /// appears in a message.
+    pub fn set_bearer(&mut self, token: &[u8]) -> Result<(), String> {
+        if self.bearer_secret.is_none() {
+            return Err("tools: no bearer secret is waiting to be installed".to_string());
+        }
+        let token = match std::str::from_utf8(token) {
+            Ok(t) if rpc_client::valid_bearer(t) => t,
+            _ => return Err("tools: the bearer secret is not a bearer token (RFC 6750 b64token, at most 4096 characters)".to_string()),
+        };
+        for op in &mut self.ops {
+            if let Handler::Rpc(b, _) = &mut op.handler {
+                b.bearer = Some(token.to_string());
+            }
+        }
+        self.bearer_secret = None;
+        Ok(())
     }
 
     /// JSON array text of the `Tool` objects, prebuilt at construction.
@@ -316,7 +344,9 @@ impl Tools {
                     },
                 }
             }
-            Handler::Rpc(b) => {
+            // Without its credential the backend is never called: fail closed.
+            Handler::Rpc(..) if self.bearer_secret.is_some() => protocol(500, INTERNAL),
+            Handler::Rpc(b, _) => {
                 let timeout = match wait_ms(&[self.deadline_ms, remaining_ms]) {
                     Some(t) => t,
                     None => return protocol(408, DEADLINE),
@@ -372,7 +402,7 @@ impl Tools {
                 },
                 _ => protocol(502, BACKEND_FAILED),
             },
-            (Handler::Rpc(_), Answer::Http(a)) => self.rpc_reply(op, &state, a),
+            (Handler::Rpc(..), Answer::Http(a)) => self.rpc_reply(op, &state, a),
             (Handler::JavaScript, Answer::Handler(HandlerAnswer::Failed)) => {
                 Flow::Done(Outcome::Failed(outbound::HANDLER_FAILED))
             }
@@ -771,6 +801,43 @@ pub(crate) mod tests {
         );
         let doc = json::parse(text.as_bytes(), 32).unwrap();
         Tools::from_manifest(doc.root(), &Limits::DEFAULT).unwrap()
+    }
+
+    #[test]
+    fn a_bearer_in_a_secret_store_fails_closed_until_installed() {
+        let text = r#"{"formatVersion":1,"routerId":"t","catalogHash":"h","deadlineMs":3000,"list":"[{\"name\":\"status\"}]","tools":[{"name":"status","input":null,"output":null,"handler":{"kind":"rpc","backend":"endpoint","url":"https://rpc.example/","maxBytes":100,"bearer":{"secretStore":"s","key":"backend"}}}],"corpora":{}}"#;
+        let doc = json::parse(text.as_bytes(), 32).unwrap();
+        let mut t = Tools::from_manifest(doc.root(), &Limits::DEFAULT).unwrap();
+        assert_eq!(
+            t.bearer_secret(),
+            Some(&SecretRef {
+                store: "s".into(),
+                key: "backend".into()
+            })
+        );
+        // No backend request without the credential: 500, nothing performed.
+        assert_eq!(
+            protocol_error(call(&t, "status", None, 5000.0)),
+            (500, -32603, INTERNAL)
+        );
+        for bad in [&b"two words"[..], b"", b"\xff", b"tok\r\nx: y"] {
+            assert!(t
+                .set_bearer(bad)
+                .unwrap_err()
+                .starts_with("tools: the bearer secret is not a bearer token"));
+            assert!(t.bearer_secret().is_some());
+        }
+        t.set_bearer(b"from-the-store").unwrap();
+        assert_eq!(t.bearer_secret(), None);
+        match suspended(call(&t, "status", None, 5000.0)).0 {
+            Effect::Http(h) => assert!(h
+                .headers
+                .contains(&("authorization", "Bearer from-the-store".to_string()))),
+            _ => panic!("expected an HTTP effect"),
+        }
+        assert!(t.set_bearer(b"again").is_err(), "installed once");
+        // Tools whose bearer is text, or that have none, wait for nothing.
+        assert_eq!(rpc_tools().bearer_secret(), None);
     }
 
     #[test]

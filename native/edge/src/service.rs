@@ -35,7 +35,7 @@ pub fn run(config: &[u8]) {
         Ok(e) => e,
         Err(_) => return send(&Reply::internal_error()),
     };
-    if let Err(why) = install_state_key(&mut engine) {
+    if let Err(why) = install_secrets(&mut engine) {
         // The log names the store and the key, never the secret; the client gets a bare 500.
         eprintln!("pulse-edge: {}", why);
         return send(&Reply::internal_error());
@@ -61,21 +61,31 @@ pub fn run(config: &[u8]) {
     send(&reply);
 }
 
-/// Reads the `requestState` key from the secret store the configuration names, on every request:
-/// the key lives in Fastly's secret store, never in the module or its snapshot.
-fn install_state_key(engine: &mut Engine) -> Result<(), String> {
-    let bytes = match engine.state_key_secret() {
-        None => return Ok(()),
-        Some(s) => fastly::secret(&s.store, &s.key, pulse_core::state::MAX_KEY_BYTES + 1).map_err(
-            |status| {
-                format!(
-                    "requestStateKey: secret store {:?}, key {:?}: not readable (fastly_status {})",
-                    s.store, s.key, status.0
-                )
-            },
-        )?,
+/// Reads the secrets the configuration names from Fastly's secret store, on every request: the
+/// `requestState` key and the catalog-backed tools' backend token live there, never in the module
+/// or its snapshot.
+fn install_secrets(engine: &mut Engine) -> Result<(), String> {
+    let read = |option: &str, s: &pulse_core::config::SecretRef, max: usize| {
+        fastly::secret(&s.store, &s.key, max).map_err(|status| {
+            format!(
+                "{}: secret store {:?}, key {:?}: not readable (fastly_status {})",
+                option, s.store, s.key, status.0
+            )
+        })
     };
-    engine.set_state_key(&bytes)
+    if let Some(s) = engine.state_key_secret() {
+        let bytes = read("requestStateKey", s, pulse_core::state::MAX_KEY_BYTES + 1)?;
+        engine.set_state_key(&bytes)?;
+    }
+    if let Some(s) = engine.backend_token_secret() {
+        let bytes = read(
+            "tools.backendBearerToken",
+            s,
+            pulse_core::rpc_client::MAX_BEARER + 1,
+        )?;
+        engine.set_backend_token(&bytes)?;
+    }
+    Ok(())
 }
 
 fn wait_ms(ms: f64) -> u32 {
