@@ -20,6 +20,7 @@ export const router = new EntityRouter('notes')
     input: note,
     output: codec.object({ id, bytes: codec.u32() }),
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    authenticated: true,
     handler: async (ctx, input) => {
       await ctx.kv.put(`note:${input.id}`, input.text);
       return { id: input.id, bytes: new TextEncoder().encode(input.text).length };
@@ -37,6 +38,7 @@ export const router = new EntityRouter('notes')
     description: 'Forgets one note. Takes an id, returns nothing.',
     input: codec.object({ id }),
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    authenticated: true,
     handler: async (ctx, input) => {
       await ctx.kv.delete(`note:${input.id}`);
     },

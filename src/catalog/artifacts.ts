@@ -42,7 +42,7 @@ export const TARGETS: readonly Target[] = ['node', 'workerd', 'fastly-native'];
 export const MAX_ARTIFACT_BYTES = 1 << 20;
 export const MAX_ARTIFACT_LEVELS = 32;
 const KEYS = ['catalog', 'schemas', 'routerId', 'target', 'endpoint', 'backendBearerToken', 'backend'];
-const OPERATION_KEYS = ['name', 'title', 'description', 'hints', 'input', 'output', 'handler', 'targets'];
+const OPERATION_KEYS = ['name', 'title', 'description', 'hints', 'input', 'output', 'handler', 'targets', 'authenticated'];
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 
 function fail(message: string): never {
@@ -125,6 +125,9 @@ export function catalogManifest(value: Record<string, unknown>, limits: { readon
     for (const k of Object.keys(op)) if (!OPERATION_KEYS.includes(k)) fail(`${where}: unknown member ${JSON.stringify(k)}`);
     if (!Array.isArray(op.targets) || !op.targets.includes(target)) fail(`${where}: not eligible for target ${target as string} (its targets: ${Array.isArray(op.targets) ? op.targets.join(', ') : 'none'})`);
     for (const k of ['title', 'description'] as const) if (op[k] !== undefined && typeof op[k] !== 'string') fail(`${where}: ${k} must be a string`);
+    if (op.authenticated !== undefined && op.authenticated !== true) fail(`${where}: authenticated must be true when present`);
+    if (op.authenticated === true && backendBearerToken === undefined)
+      fail(`tools.backendBearerToken: required, because ${where} is authenticated (it needs the backend's service credential)`);
     const hints: Record<string, boolean> = {};
     if (op.hints !== undefined) {
       if (!isObject(op.hints)) fail(`${where}: hints must be an object`);

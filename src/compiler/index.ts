@@ -217,6 +217,8 @@ export function compileRouter(def: RouterDefinition): CompiledRouter {
       handler: handler.kind,
       targets: handler.kind === 'javascript' ? JS_TARGETS : NATIVE_TARGETS,
     });
+    if (op.authenticated !== undefined && typeof op.authenticated !== 'boolean') fail(`${where}: authenticated must be a boolean`);
+    if (op.authenticated === true) entry.authenticated = true;
     catalogOps.push(entry as unknown as CatalogOperation);
   }
 

@@ -117,6 +117,8 @@ export interface CatalogOperation {
   readonly output: string | null;
   readonly handler: 'static' | 'corpus' | 'backend' | 'javascript';
   readonly targets: readonly Target[];
+  /** Present (true) only for an operation that needs the backend's service credential. */
+  readonly authenticated?: true;
 }
 
 export interface EntitiesCatalog {

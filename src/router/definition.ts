@@ -47,6 +47,8 @@ export interface OperationDefinition {
   readonly inputs?: readonly InputRound[];
   /** Input field → `Mcp-Param-<Name>` header name (`x-mcp-header`). */
   readonly headerParams?: Readonly<Record<string, string>>;
+  /** Reachable only with the backend's service credential (a catalog-backed host needs its token). */
+  readonly authenticated?: boolean;
   readonly handler: HandlerDefinition;
 }
 

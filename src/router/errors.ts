@@ -34,6 +34,7 @@ const MESSAGES = {
   operationContent: 'Operation content must be a boolean, and a content operation declares no output',
   operationInputs: 'Operation inputs must be a list of rounds, each an object of input requests',
   operationHeaderParams: 'Operation headerParams must map input fields to header names (strings)',
+  operationAuthenticated: 'Operation authenticated must be a boolean',
   operationCount: 'A router declares at most 128 operations',
   handler: 'Operation handler must be a function or a handler from handlers.*',
   handlerCorpus: 'Corpus handler names a corpus the router does not declare',

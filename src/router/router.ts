@@ -46,6 +46,12 @@ export interface OperationOptions<I extends Codec | undefined, O extends Codec |
    * The core holds header and body to agreement. Never name a secret here: headers are logged.
    */
   readonly headerParams?: Readonly<Record<string, string>>;
+  /**
+   * `true`: the operation is reachable only with the backend's service credential. Carried in the
+   * catalog, so a host serving it from the artifacts refuses to start without `backendBearerToken`;
+   * the backend itself must check that credential (jsonRpc does not).
+   */
+  readonly authenticated?: boolean;
   readonly handler: NativeHandler | JavaScriptHandler<I, O>;
 }
 
@@ -155,7 +161,7 @@ function corpusDefinition(_k: string, v: unknown): CorpusDefinition {
 }
 
 const HINT_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
-const OPERATION_KEYS = ['input', 'output', 'title', 'description', 'hints', 'content', 'inputs', 'headerParams', 'handler'];
+const OPERATION_KEYS = ['input', 'output', 'title', 'description', 'hints', 'content', 'inputs', 'headerParams', 'authenticated', 'handler'];
 
 export class EntityRouter {
   constructor(id: string, options?: RouterOptions) {
@@ -222,7 +228,7 @@ export class EntityRouter {
     if (s.operations.size >= MAX_OPERATIONS) fail('PULSE_ERR_DECLARATION', 'operationCount');
     const o: unknown = options;
     if (!isPlainObject(o) || Object.keys(o).some((k) => !OPERATION_KEYS.includes(k))) fail('PULSE_ERR_DECLARATION', 'operationOptions');
-    const { input, output, title, description, hints, content, inputs, headerParams, handler } = o;
+    const { input, output, title, description, hints, content, inputs, headerParams, authenticated, handler } = o;
     if (title !== undefined && (typeof title !== 'string' || title.length > 256)) fail('PULSE_ERR_DECLARATION', 'operationTitle');
     if (description !== undefined && (typeof description !== 'string' || description.length > 4096)) {
       fail('PULSE_ERR_DECLARATION', 'operationTitle');
@@ -243,6 +249,7 @@ export class EntityRouter {
         fail('PULSE_ERR_DECLARATION', 'operationHeaderParams');
       }
     }
+    if (authenticated !== undefined && typeof authenticated !== 'boolean') fail('PULSE_ERR_DECLARATION', 'operationAuthenticated');
     const def: Record<string, unknown> = { name, handler: handlerDefinition(s, handler) };
     if (title !== undefined) def.title = title;
     if (description !== undefined) def.description = description;
@@ -253,6 +260,7 @@ export class EntityRouter {
     // Plain data, copied: the core judges the rounds when the handler is built.
     if (inputs !== undefined) def.inputs = deepFreeze(JSON.parse(jsonText(inputs, `operation "${name}" inputs`)) as InputRound[]);
     if (headerParams !== undefined) def.headerParams = Object.freeze({ ...headerParams });
+    if (authenticated === true) def.authenticated = true;
     s.operations.set(name, Object.freeze(def) as unknown as OperationDefinition);
     return this;
   }

@@ -76,6 +76,8 @@ const ROWS: [string, (a: ReturnType<typeof fresh>) => void, string | RegExp][] =
   ['a bearer token that could break its header', (a) => (a.options.tools.backendBearerToken = 'tok\r\nx-admin: 1'), 'tools.backendBearerToken: must be a bearer token (RFC 6750 characters: A-Z a-z 0-9 - . _ ~ + / then optional =, at most 4096)'],
   ['hints beyond the four booleans', (a) => (a.catalog.operations[0].hints = { readOnlyHint: true, dangerous: true }), 'tools.catalog.operations[0] (probe): hints may hold only the four boolean MCP hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint)'],
   ['an unknown operation member', (a) => (a.catalog.operations[0].handlerSource = 'x'), 'tools.catalog.operations[0] (probe): unknown member "handlerSource"'],
+  ['an authenticated operation without the backend token', (a) => (a.catalog.operations[1].authenticated = true), 'tools.backendBearerToken: required, because tools.catalog.operations[1] (fixed) is authenticated (it needs the backend\'s service credential)'],
+  ['an authenticated flag that is not true', (a) => Object.assign(a.options.tools, { backendBearerToken: 'tok' }) && (a.catalog.operations[1].authenticated = 'yes'), 'tools.catalog.operations[1] (fixed): authenticated must be true when present'],
   ['an unknown option', (a) => (a.options.tools.headers = { cookie: 'x' }), 'tools: unknown key "headers"; catalog-backed tools take catalog, schemas, routerId, target, endpoint, backendBearerToken, backend'],
 ];
 
@@ -100,6 +102,16 @@ describe('catalog-backed tools: construction refusals', () => {
 
   it('the unbroken artifacts are accepted by both hosts', () => {
     for (const create of [createMcpHttpHandler, createMcpNodeHandler]) expect(() => create(fresh().options as never)).not.toThrow();
+  });
+
+  it('an authenticated operation is served once the backend token is given', () => {
+    const { catalog, schemaRegistry } = compileRouter(
+      routerDefinition(new EntityRouter('auth').operation('write', { input: codec.object({ v: codec.string() }), authenticated: true, handler: () => undefined })),
+    );
+    expect(catalog.operations[0]!.authenticated).toBe(true);
+    const tools = { catalog, schemas: schemaRegistry, routerId: 'auth', target: 'node', endpoint: 'https://rpc.example/' };
+    expect(() => createMcpHttpHandler({ tools } as never)).toThrow('tools.backendBearerToken: required, because tools.catalog.operations[0] (write) is authenticated');
+    expect(() => createMcpHttpHandler({ tools: { ...tools, backendBearerToken: 'svc' } } as never)).not.toThrow();
   });
 
   it('the bearer token is text on the hosts and a secret-store reference on the Native build', async () => {
