@@ -40,11 +40,31 @@ describe('pulse-mcp build', () => {
   }
 
   it('reads TypeScript sources the same way', () => {
-    const mjs = cli(['build', 'test/fixtures/lower/full.mjs']);
-    const tsx = cli(['build', 'test/fixtures/lower/full.ts']);
-    expect(tsx.status, tsx.stderr).toBe(0);
-    expect(tsx.files['entities-catalog.json']).toBe(mjs.files['entities-catalog.json']);
-    expect(tsx.files['schema-json-registry.json']).toBe(mjs.files['schema-json-registry.json']);
+    // full.mjs with TypeScript syntax the lowerer must read past: annotations, `as const`, `satisfies`.
+    const js = readFileSync(join(ROOT, 'test/fixtures/lower/full.mjs'), 'utf8');
+    const edits: [string, string][] = [
+      ['const id = codec.string(', 'const id: ReturnType<typeof codec.string> = codec.string('],
+      ["codec.enum(['person', 'company'])", "codec.enum(['person', 'company'] as const)"],
+      ['hints: { readOnlyHint: true },', 'hints: { readOnlyHint: true } satisfies Record<string, boolean>,'],
+      ['handler: async (ctx, input) =>', 'handler: async (ctx: any, input: { name: string }) =>'],
+      ['handler(ctx, input) {', 'handler(ctx: any, input: unknown): boolean {'],
+    ];
+    let text = js;
+    for (const [from, to] of edits) {
+      expect(text.includes(from), from).toBe(true);
+      text = text.replace(from, to);
+    }
+    const file = join(ROOT, 'test', 'fixtures', 'lower', `full-${process.pid}.ts`);
+    writeFileSync(file, text);
+    try {
+      const mjs = cli(['build', 'test/fixtures/lower/full.mjs']);
+      const tsx = cli(['build', file]);
+      expect(tsx.status, tsx.stderr).toBe(0);
+      expect(tsx.files['entities-catalog.json']).toBe(mjs.files['entities-catalog.json']);
+      expect(tsx.files['schema-json-registry.json']).toBe(mjs.files['schema-json-registry.json']);
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 
   it('summarises what each handler may do, by capability, never by value', () => {

@@ -180,6 +180,31 @@ fn corpus_field(
     }
 }
 
+/// Where an outbound handler sends, and how much of the reply it reads: a backend name, its fixed
+/// URL and the read cap. One rule for the backend and rpc kinds.
+fn destination(o: &Object<'_>) -> Result<(String, String, usize), &'static str> {
+    let backend = get_str(
+        o,
+        "backend",
+        "tools: an outbound handler needs a backend name",
+    )?;
+    if !valid_name(&backend) {
+        return Err("tools: backend name is invalid");
+    }
+    let url = get_str(o, "url", "tools: an outbound handler needs a url")?;
+    if !valid_url(&url) {
+        return Err("tools: backend url must be https or loopback http without credentials, query or fragment");
+    }
+    let max_bytes = get_int(
+        o,
+        "maxBytes",
+        1,
+        MAX_BYTES_CEILING as i64,
+        "tools: maxBytes must be 1 to 1048576",
+    )? as usize;
+    Ok((backend, url, max_bytes))
+}
+
 fn handler(
     v: Option<Value<'_>>,
     op: &Op,
@@ -271,10 +296,7 @@ fn handler(
                 &["kind", "backend", "method", "url", "maxBytes", "timeoutMs"],
                 "tools: backend handler has unknown members",
             )?;
-            let backend = get_str(&o, "backend", "tools: backend handler needs a backend name")?;
-            if !valid_name(&backend) {
-                return Err("tools: backend name is invalid");
-            }
+            let (backend, url, max_bytes) = destination(&o)?;
             let method = HttpMethod::parse(&get_str(
                 &o,
                 "method",
@@ -284,17 +306,6 @@ fn handler(
             if method == HttpMethod::Get && op.input.is_some() {
                 return Err("tools: a GET backend operation must take no input");
             }
-            let url = get_str(&o, "url", "tools: backend handler needs a url")?;
-            if !valid_url(&url) {
-                return Err("tools: backend url must be https or loopback http without credentials, query or fragment");
-            }
-            let max_bytes = get_int(
-                &o,
-                "maxBytes",
-                1,
-                MAX_BYTES_CEILING as i64,
-                "tools: backend maxBytes must be 1 to 1048576",
-            )? as usize;
             let timeout_ms = get_int(
                 &o,
                 "timeoutMs",
@@ -317,23 +328,9 @@ fn handler(
                 &["kind", "backend", "url", "maxBytes", "bearer"],
                 "tools: rpc handler has unknown members",
             )?;
-            let backend = get_str(&o, "backend", "tools: rpc handler needs a backend name")?;
-            if !valid_name(&backend) {
-                return Err("tools: backend name is invalid");
-            }
-            let url = get_str(&o, "url", "tools: rpc handler needs a url")?;
-            if !valid_url(&url) {
-                return Err("tools: backend url must be https or loopback http without credentials, query or fragment");
-            }
             // The reply carries the result in an envelope: it is bounded by the response budget,
             // and the result itself by the tool-result budget when the engine frames it.
-            let max_bytes = get_int(
-                &o,
-                "maxBytes",
-                1,
-                MAX_BYTES_CEILING as i64,
-                "tools: rpc maxBytes must be 1 to 1048576",
-            )? as usize;
+            let (backend, url, max_bytes) = destination(&o)?;
             // A secret-store reference leaves the token to be installed by the host, per request.
             let (bearer, secret) = match o.get("bearer") {
                 None | Some(Value::Null) => (None, None),
@@ -790,7 +787,7 @@ mod tests {
             (rpc("https://rpc.example/", r##","bearer":"a b""##), "tools: rpc bearer must be a bearer token (RFC 6750 b64token, at most 4096 characters)"),
             (rpc("https://rpc.example/", r#","bearer":7"#), "tools: rpc bearer must be a bearer token (RFC 6750 b64token, at most 4096 characters)"),
             (rpc("https://rpc.example/", r##","method":"GET""##), "tools: rpc handler has unknown members"),
-            (r#"{"kind":"rpc","backend":"endpoint","url":"https://rpc.example/","maxBytes":0}"#.to_string(), "tools: rpc maxBytes must be 1 to 1048576"),
+            (r#"{"kind":"rpc","backend":"endpoint","url":"https://rpc.example/","maxBytes":0}"#.to_string(), "tools: maxBytes must be 1 to 1048576"),
         ] {
             assert_eq!(err(&t("null", "null", &handler), &l), want, "{}", handler);
         }
@@ -897,7 +894,7 @@ mod tests {
             );
             assert_eq!(
                 run(&backend_handler(n)),
-                Some("tools[0] (a): backend maxBytes must be 1 to 1048576".to_string())
+                Some("tools[0] (a): maxBytes must be 1 to 1048576".to_string())
             );
         }
     }
