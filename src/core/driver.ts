@@ -15,6 +15,16 @@ export type ReadResult =
 /** A request body as the driver pulls it: at most one `read()` outstanding. */
 export interface BodySource {
   read(): Promise<ReadResult>;
+  /**
+   * What `read()` would give at once, without waiting (a chunk or the end the runtime already
+   * holds), or `undefined`. Lets the driver skip arming a timer for a wait that cannot happen.
+   */
+  poll?(): ReadResult | undefined;
+  /**
+   * True once every byte the request declared (its Content-Length) has arrived: the rest of the
+   * body (its end) is already in the runtime, so waiting for it needs no timer.
+   */
+  arrived?(): boolean;
   /** Release the source without waiting for it (an uncooperative source may never settle). */
   cancel(): void;
 }
@@ -109,6 +119,7 @@ export async function drive(
   let endSent = false;
   let pending: Promise<ReadResult> | undefined;
   let zeroWaits = 0;
+  let yielded = false;
   try {
     let action: Action = req.head(head.method, head.target, head.headers, now());
     // Each iteration consumes one event; the core's deadline bounds how many can occur.
@@ -134,9 +145,23 @@ export async function drive(
         }
         continue;
       }
-      pending ??= (body as BodySource).read();
-      const wait = req.timeoutMs(now());
-      const event = wait > 0 ? await race(pending, wait, departure) : TIMEOUT;
+      // What the runtime already holds needs no wait, so no timer: the common case of a body that
+      // arrived with its head. One yield first lets the runtime hand over what it has.
+      let event: ReadResult | typeof TIMEOUT | typeof GONE | undefined = pending === undefined ? (body as BodySource).poll?.() : undefined;
+      if (event === undefined && pending === undefined && !yielded && (body as BodySource).poll !== undefined) {
+        yielded = true;
+        await undefined;
+        continue;
+      }
+      let wait = 0;
+      if (event === undefined) {
+        pending ??= (body as BodySource).read();
+        if ((body as BodySource).arrived?.() === true) event = await pending;
+        else {
+          wait = req.timeoutMs(now());
+          event = wait > 0 ? await race(pending, wait, departure) : TIMEOUT;
+        }
+      }
       if (event === TIMEOUT) {
         action = req.tick(now());
         // A core that keeps saying "expired" without answering would make this loop spin.

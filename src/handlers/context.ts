@@ -150,11 +150,15 @@ export function createMemoryKv(maxKeys = 1024): KvStore {
   };
 }
 
+/** The abort reason of a scope that ended. */
+function endError(why: 'deadline' | 'closed'): PulseRouterError {
+  return why === 'deadline' ? new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline') : new PulseRouterError('PULSE_ERR_CONTEXT_CLOSED', 'closed');
+}
+
 /** One request's shared budgets and effects. */
 export class RequestScope {
   readonly deadlineAt: number;
   readonly deadlineEpoch: number;
-  readonly signal: AbortSignal | SignalLike;
   fetchesLeft: number;
   bytesLeft: number;
   callsLeft: number;
@@ -164,7 +168,11 @@ export class RequestScope {
   readonly secretValues = new Set<string>();
   /** Settles (rejecting with the deadline error) when the budget runs out. */
   readonly expired: Promise<never>;
-  readonly #abort: (reason: unknown) => void;
+  /** Why the scope ended (the deadline, or closed), once it has. */
+  #ended: 'deadline' | 'closed' | undefined;
+  /** The signal and its abort, made on first use: most handlers never look at `ctx.signal`. */
+  #signal: AbortSignal | SignalLike | undefined;
+  #abort: ((reason: unknown) => void) | undefined;
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #detach: () => void = () => undefined;
 
@@ -175,23 +183,14 @@ export class RequestScope {
     this.fetchesLeft = budgets.fetches;
     this.bytesLeft = budgets.fetchBytes;
     this.callsLeft = budgets.calls;
-    if (typeof AbortController === 'function') {
-      const c = new AbortController();
-      this.signal = c.signal;
-      this.#abort = (r) => c.abort(r);
-    } else {
-      const s = new ShimSignal();
-      this.signal = s;
-      this.#abort = (r) => s.abort(r);
-    }
     let reject!: (e: unknown) => void;
     this.expired = new Promise<never>((_, r) => (reject = r));
     // Never an unhandled rejection: callers race against it, nobody has to.
     this.expired.catch(() => undefined);
     const expire = () => {
-      const e = new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline');
-      this.#abort(e);
-      reject(e);
+      if (this.#ended !== undefined) return;
+      this.#end('deadline');
+      reject(new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline'));
     };
     this.#timer = setTimeout(expire, Math.max(0, budgetMs));
     if (external !== undefined) {
@@ -203,13 +202,40 @@ export class RequestScope {
     }
   }
 
+  /** Aborted when the budget runs out or the request ends: outstanding fetches stop. */
+  get signal(): AbortSignal | SignalLike {
+    if (this.#signal === undefined) {
+      if (typeof AbortController === 'function') {
+        const c = new AbortController();
+        this.#signal = c.signal;
+        this.#abort = (r) => c.abort(r);
+      } else {
+        const s = new ShimSignal();
+        this.#signal = s;
+        this.#abort = (r) => s.abort(r);
+      }
+      if (this.#ended !== undefined) this.#abort(endError(this.#ended));
+    }
+    return this.#signal;
+  }
+
+  /** Whether the budget ran out (or the external signal fired). */
+  get aborted(): boolean {
+    return this.#ended === 'deadline';
+  }
+
+  #end(why: 'deadline' | 'closed'): void {
+    this.#ended = why;
+    this.#abort?.(endError(why));
+  }
+
   remainingMs(): number {
     return Math.max(0, this.deadlineAt - now());
   }
 
   assertOpen(): void {
     if (this.closed) fail('PULSE_ERR_CONTEXT_CLOSED', 'closed');
-    if (this.signal.aborted || this.remainingMs() <= 0) fail('PULSE_ERR_DEADLINE', 'deadline');
+    if (this.aborted || this.remainingMs() <= 0) fail('PULSE_ERR_DEADLINE', 'deadline');
   }
 
   /** Runs `work` until it settles or the budget expires, whichever comes first. */
@@ -222,7 +248,7 @@ export class RequestScope {
     clearTimeout(this.#timer);
     this.#detach();
     // Outstanding fetches and body reads of a handler that is still running stop here.
-    this.#abort(new PulseRouterError('PULSE_ERR_CONTEXT_CLOSED', 'closed'));
+    if (this.#ended === undefined) this.#end('closed');
   }
 
   redact(text: string): string {
@@ -349,7 +375,7 @@ async function readBounded(scope: RequestScope, res: Response): Promise<Uint8Arr
 function scopeError(scope: RequestScope, e: unknown, fallback: 'fetchFailed' | 'callFailed' | 'kvFailed'): PulseRouterError {
   if (isPulseRouterError(e)) return e;
   if (scope.closed) return new PulseRouterError('PULSE_ERR_CONTEXT_CLOSED', 'closed');
-  if (scope.signal.aborted || scope.remainingMs() <= 0) return new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline');
+  if (scope.aborted || scope.remainingMs() <= 0) return new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline');
   const code = fallback === 'fetchFailed' ? 'PULSE_ERR_FETCH_FAILED' : fallback === 'callFailed' ? 'PULSE_ERR_CALL' : 'PULSE_ERR_KV';
   return new PulseRouterError(code, fallback);
 }
@@ -446,7 +472,9 @@ export function createContext(
   const ctx: HandlerContext = {
     operation,
     deadline: scope.deadlineEpoch,
-    signal: scope.signal,
+    get signal() {
+      return scope.signal;
+    },
     config: env.definition.config,
     inputResponses,
     progress: (progress, total, message) => {

@@ -41,9 +41,17 @@ const FAULTS: Readonly<Record<string, HostFault>> = {
 const DONE: ReadResult = { done: true };
 const FAILED: ReadResult = { error: true };
 
-/** Pull adapter over 'data' events: the stream is paused while a chunk waits for its reader. */
-function bodySource(req: IncomingMessage): BodySource {
+/**
+ * Pull adapter over 'data' events. Chunks wait for their reader up to `maxQueued` bytes (the
+ * request limit, which the core enforces anyway); past that the stream is paused until read.
+ */
+function bodySource(req: IncomingMessage, maxQueued: number): BodySource {
   const queue: Uint8Array[] = [];
+  let queued = 0;
+  // Node's parser frames the body by its Content-Length: once that many bytes came, the end
+  // follows from what the runtime already holds.
+  const declared = req.headers['content-length'] === undefined || req.headers['transfer-encoding'] !== undefined ? -1 : Number(req.headers['content-length']);
+  let received = 0;
   let final: ReadResult | undefined;
   let waiter: ((r: ReadResult) => void) | undefined;
   let cancelled = false;
@@ -54,10 +62,12 @@ function bodySource(req: IncomingMessage): BodySource {
   };
   req.on('data', (chunk: Buffer) => {
     if (cancelled) return;
+    received += chunk.length;
     if (waiter !== undefined) deliver({ done: false, chunk });
     else {
       queue.push(chunk);
-      req.pause();
+      queued += chunk.length;
+      if (queued > maxQueued) req.pause();
     }
   });
   req.on('end', () => {
@@ -68,11 +78,21 @@ function bodySource(req: IncomingMessage): BodySource {
     final = FAILED;
     deliver(final);
   });
+  const poll = (): ReadResult | undefined => {
+    const next = queue.shift();
+    if (next !== undefined) {
+      queued -= next.length;
+      if (queued <= maxQueued && final === undefined && req.isPaused()) req.resume();
+      return { done: false, chunk: next };
+    }
+    return final;
+  };
   return {
+    poll,
+    arrived: () => received === declared,
     read(): Promise<ReadResult> {
-      const next = queue.shift();
-      if (next !== undefined) return Promise.resolve({ done: false, chunk: next });
-      if (final !== undefined) return Promise.resolve(final);
+      const ready = poll();
+      if (ready !== undefined) return Promise.resolve(ready);
       return new Promise((resolve) => {
         waiter = resolve;
         if (req.isPaused()) req.resume();
@@ -198,7 +218,7 @@ export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
         res.write(bytes);
       },
     };
-    drive(host, { method: req.method ?? '', target: originForm(req.url ?? ''), headers }, bodySource(req), departure, sink).then(
+    drive(host, { method: req.method ?? '', target: originForm(req.url ?? ''), headers }, bodySource(req, host.requestBytes), departure, sink).then(
       (outcome) => {
         if (outcome.streamed) {
           res.end(outcome.response.body);
