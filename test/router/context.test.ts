@@ -430,6 +430,37 @@ describe('deadlines and failures', () => {
     expect(seen!.aborted()).toBe(true);
   });
 
+  it('ctx.signal first read after the request ended is already aborted, with the reason', async () => {
+    let kept: HandlerContext | undefined;
+    let early: AbortSignal | undefined;
+    const run = source({
+      late: (ctx) => {
+        kept = ctx;
+        return { ok: true };
+      },
+      watched: async (ctx) => {
+        early = ctx.signal as AbortSignal;
+        expect(early.aborted).toBe(false);
+        return { ok: true };
+      },
+      hang: (ctx) => {
+        kept = ctx;
+        return new Promise(() => undefined);
+      },
+    });
+    await run('late', {}, 1000);
+    // Never read while the handler ran: made now, aborted as closed.
+    expect(kept!.signal.aborted).toBe(true);
+    expect((kept!.signal.reason as { code?: string }).code).toBe('PULSE_ERR_CONTEXT_CLOSED');
+    await run('watched', {}, 1000);
+    // Read while running: aborted when the request ended.
+    expect(early!.aborted).toBe(true);
+    expect((early!.reason as { code?: string }).code).toBe('PULSE_ERR_CONTEXT_CLOSED');
+    await run('hang', {}, 30);
+    expect(kept!.signal.aborted).toBe(true);
+    expect((kept!.signal.reason as { code?: string }).code).toBe('PULSE_ERR_DEADLINE');
+  });
+
   it('the router deadline caps the host timeout', async () => {
     const run = source({ hang: () => new Promise(() => undefined) }, { budgets: { deadlineMs: 40 } });
     const t0 = Date.now();
