@@ -295,19 +295,22 @@ if (only !== 'servers') rows.push(...(await extraRows({ durationSec: DURATION, c
 addRatios(rows);
 const md = table(rows);
 process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test, ${CONNECTIONS} connections)\n\n${md}\n`);
+// The targets, one row each: what is measured, the bound, and whether it is a floor or a ceiling.
+const row = (name) => rows.find((r) => r.name === name);
+const cpuRatio = (name) => (row(name)?.cpuUsPerReq && row(BARE)?.cpuUsPerReq ? row(name).cpuUsPerReq / row(BARE).cpuUsPerReq : undefined);
 const targets = {
-  coreMBps64KiB: { target: 300, measured: rows.find((r) => r.group === 'validate 64 KiB body' && r.name.startsWith('core (wasm)'))?.value },
-  adapterRatio: { target: 0.6, measured: rows.find((r) => r.name === 'Pulse Node host')?.ratio },
-  toolsCallVsSdk: { target: 5, measured: rows.find((r) => r.name === 'Pulse Node host, static tool')?.ratios[SDK] },
-  toolsCallVsBare: { target: 0.6, measured: rows.find((r) => r.name === 'Pulse Node host, static tool')?.ratios[BARE] },
-  toolsCallJsVsSdk: { target: 5, measured: rows.find((r) => r.name === 'Pulse Node host, JavaScript tool')?.ratios[SDK] },
-  toolsCallJsVsBare: { target: 0.6, measured: rows.find((r) => r.name === 'Pulse Node host, JavaScript tool')?.ratios[BARE] },
+  'core on a 64 KiB body (MB/s)': { bound: 300, floor: true, measured: rows.find((r) => r.group === 'validate 64 KiB body' && r.name.startsWith('core (wasm)'))?.value },
+  'server/discover, × bare req/s': { bound: 0.75, floor: true, measured: row('Pulse Node host')?.ratio },
+  'server/discover, × bare CPU per request': { bound: 1.3, floor: false, measured: cpuRatio('Pulse Node host') },
+  'tools/call static, × bare req/s': { bound: 0.7, floor: true, measured: row('Pulse Node host, static tool')?.ratios[BARE] },
+  'tools/call JavaScript, × bare req/s': { bound: 0.5, floor: true, measured: row('Pulse Node host, JavaScript tool')?.ratios[BARE] },
+  'tools/call static, × official SDK req/s': { bound: 5, floor: true, measured: row('Pulse Node host, static tool')?.ratios[SDK] },
 };
-const say = (t, x) => (x === undefined ? 'n/a' : `${t >= 2 ? `${x.toFixed(1)}×` : `${(x * 100).toFixed(0)}%`}${x >= t ? '' : ' (below target)'}`);
+const shown = (x) => (x === undefined ? 'n/a' : x >= 10 ? x.toFixed(0) : x.toFixed(2));
 process.stdout.write(
-  `\ntargets: core ≥ 300 MB/s on 64 KiB: ${targets.coreMBps64KiB.measured?.toFixed(0) ?? 'n/a'} MB/s; discover ≥ 60% of bare: ${say(0.6, targets.adapterRatio.measured)}; ` +
-    `tools/call static ≥ 5× SDK: ${say(5, targets.toolsCallVsSdk.measured)}, ≥ 60% of bare: ${say(0.6, targets.toolsCallVsBare.measured)}; ` +
-    `tools/call JavaScript ≥ 5× SDK: ${say(5, targets.toolsCallJsVsSdk.measured)}, ≥ 60% of bare: ${say(0.6, targets.toolsCallJsVsBare.measured)}\n`,
+  `\n| target | bound | measured | met |\n| --- | ---: | ---: | --- |\n${Object.entries(targets)
+    .map(([k, t]) => `| ${k} | ${t.floor ? '≥' : '≤'} ${t.bound} | ${shown(t.measured)} | ${t.measured === undefined ? 'n/a' : (t.floor ? t.measured >= t.bound : t.measured <= t.bound) ? 'yes' : 'no'} |`)
+    .join('\n')}\n`,
 );
 mkdirSync(join(ROOT, '.test-results'), { recursive: true });
 writeFileSync(join(ROOT, '.test-results', only ? `bench-${only}.json` : 'bench.json'), JSON.stringify({ date: started.toISOString(), node: process.version, only, durationSec: DURATION, connections: CONNECTIONS, rows, targets, markdown: md }, null, 2) + '\n');
