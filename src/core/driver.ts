@@ -32,7 +32,8 @@ export interface BodySource {
 export interface RequestHead {
   readonly method: string;
   readonly target: string;
-  readonly headers: Iterable<HeaderPair>;
+  /** Pairs, or flat `[name, value, name, value…]` (Node's `rawHeaders`, used as it is). */
+  readonly headers: Iterable<HeaderPair> | readonly string[];
 }
 
 export interface Outcome {

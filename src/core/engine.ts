@@ -77,6 +77,7 @@ const HTTP_FAILURES: Readonly<Record<HttpFailure, number>> = { unreachable: 0, t
 
 const HTTP_METHODS: ReadonlySet<unknown> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const CONTINUE: ContinueAction = Object.freeze({ kind: 'continue' });
+const EMPTY = new Uint8Array(0);
 const encoder = new TextEncoder();
 const ASCII = /^[\x00-\x7f]*$/;
 const decoder = new TextDecoder();
@@ -119,36 +120,37 @@ function latin1Text(bytes: Uint8Array, start: number, end: number): string {
   return s;
 }
 
-function indexOfCrlf(bytes: Uint8Array, from: number): number {
-  for (let i = from; i + 1 < bytes.length; i++) {
-    if (bytes[i] === 13 && bytes[i + 1] === 10) return i;
+/** Where the head of a reply record ends (its blank line), or -1. */
+function headEnd(bytes: Uint8Array): number {
+  for (let i = 0; i + 3 < bytes.length; i++) {
+    if (bytes[i] === 13 && bytes[i + 1] === 10 && bytes[i + 2] === 13 && bytes[i + 3] === 10) return i;
   }
   return -1;
 }
 
-/** Reads a reply record (§3.2) exactly as `record.rs` writes it; `undefined` when it is not one. */
+/**
+ * Reads a reply record (§3.2) exactly as `record.rs` writes it; `undefined` when it is not one.
+ * `record` may be a view of the core's memory: only the body is copied out, and nothing keeps the
+ * view. The head is short ASCII, so it becomes one string, split into lines.
+ */
 function decodeReply(record: Uint8Array): RespondAction | undefined {
-  let eol = indexOfCrlf(record, 0);
-  if (eol < 0) return undefined;
-  const status = Number(latin1Text(record, 0, eol));
+  const end = headEnd(record);
+  if (end < 0) return undefined;
+  const lines = latin1Text(record, 0, end).split('\r\n');
+  const status = Number(lines[0]);
   if (!Number.isInteger(status) || status < 100 || status > 599) return undefined;
   const headers: HeaderPair[] = [];
   let close = false;
-  let at = eol + 2;
-  for (;;) {
-    eol = indexOfCrlf(record, at);
-    if (eol < 0) return undefined;
-    if (eol === at) break;
-    const line = latin1Text(record, at, eol);
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
     const colon = line.indexOf(': ');
     if (colon <= 0) return undefined;
     const name = line.slice(0, colon);
     const value = line.slice(colon + 2);
     if (name === 'connection') close = value === 'close';
     else headers.push([name, value]);
-    at = eol + 2;
   }
-  return { kind: 'respond', status, headers, body: record.slice(at + 2), close };
+  return { kind: 'respond', status, headers, body: record.slice(end + 4), close };
 }
 
 /** Reads effect JSON (§3.3) as `record.rs` writes it; `undefined` when it is not one. */
@@ -299,6 +301,17 @@ export class Engine {
 }
 
 /** Copies `bytes` into a scratch buffer for the duration of `call`. */
+/** As `withInput`, for ASCII text written straight into the core's memory (no copy in JavaScript). */
+function withAscii(core: CoreExports, text: string, call: (ptr: number, len: number) => number): number {
+  const len = text.length;
+  const ptr = core.pulse_alloc(len) >>> 0;
+  if (ptr === 0 && len > 0) throw new PulseCoreError('core: out of memory');
+  encoder.encodeInto(text, new Uint8Array(core.memory.buffer, ptr, len));
+  const result = call(ptr, len);
+  core.pulse_dealloc(ptr, len);
+  return result;
+}
+
 function withInput(core: CoreExports, bytes: Uint8Array, call: (ptr: number, len: number) => number): number {
   const len = bytes.length;
   const ptr = core.pulse_alloc(len) >>> 0;
@@ -321,12 +334,17 @@ export class CoreRequest {
     private readonly generation: number,
   ) {}
 
-  head(method: string, target: string, headers: Iterable<HeaderPair>, now: number): Action {
+  /** `headers` as pairs, or flat (`[name, value, name, value…]`, as Node's `rawHeaders`). */
+  head(method: string, target: string, headers: Iterable<HeaderPair> | readonly string[], now: number): Action {
     let text = `${method} ${target}\r\n`;
-    for (const [name, value] of headers) text += `${name}: ${value}\r\n`;
-    // Heads are ASCII in practice: TextEncoder then yields the same bytes as Latin-1, faster.
-    const bytes = ASCII.test(text) ? encoder.encode(text) : latin1Bytes(text);
-    return this.act(() => withInput(this.core, bytes, (p, l) => this.core.pulse_request_head(this.req, p, l, now)));
+    if (Array.isArray(headers) && typeof headers[0] === 'string') {
+      // Node's rawHeaders: name, value, name, value…
+      const flat = headers as readonly string[];
+      for (let i = 0; i + 1 < flat.length; i += 2) text += `${flat[i]}: ${flat[i + 1]}\r\n`;
+    } else for (const [name, value] of headers as Iterable<HeaderPair>) text += `${name}: ${value}\r\n`;
+    const call = (p: number, l: number) => this.core.pulse_request_head(this.req, p, l, now);
+    // Heads are ASCII in practice: encoded straight into the core's memory, one byte per char.
+    return this.act(() => (ASCII.test(text) ? withAscii(this.core, text, call) : withInput(this.core, latin1Bytes(text), call)));
   }
 
   body(chunk: Uint8Array, now: number): Action {
@@ -422,8 +440,9 @@ export class CoreRequest {
       code = call() >>> 0;
       const ptr = this.core.pulse_output_ptr(this.req) >>> 0;
       const len = this.core.pulse_output_len(this.req) >>> 0;
-      payload = code === 1 || code === 2 ? new Uint8Array(this.core.memory.buffer, ptr, len) : new Uint8Array(0);
-      if (code === 1) payload = payload.slice();
+      // A view of the core's memory, read before any other call into the core: decodeReply copies
+      // the body out, decodeEffect decodes the text.
+      payload = code === 1 || code === 2 ? new Uint8Array(this.core.memory.buffer, ptr, len) : EMPTY;
     } catch {
       this.engine.poison(this.generation);
       return internalError();

@@ -204,9 +204,6 @@ export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
       if (!server.listeners('clientError').includes(clientError)) server.on('clientError', clientError);
     }
     const departure = departureOf(res);
-    const raw = req.rawHeaders;
-    const headers: HeaderPair[] = [];
-    for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
     const sink: StreamSink = {
       start(head) {
         const flat: string[] = [];
@@ -218,7 +215,7 @@ export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
         res.write(bytes);
       },
     };
-    drive(host, { method: req.method ?? '', target: originForm(req.url ?? ''), headers }, bodySource(req, host.requestBytes), departure, sink).then(
+    drive(host, { method: req.method ?? '', target: originForm(req.url ?? ''), headers: req.rawHeaders }, bodySource(req, host.requestBytes), departure, sink).then(
       (outcome) => {
         if (outcome.streamed) {
           res.end(outcome.response.body);
