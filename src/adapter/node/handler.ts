@@ -5,7 +5,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
-import { internalError, type HeaderPair, type HostFault, type RespondAction } from '../../core/engine';
+import { internalError, type HostFault, type RespondAction } from '../../core/engine';
 import { createHostCore, drive, type BodySource, type Departure, type ReadResult, type StreamSink } from '../../core/driver';
 import type { McpHttpOptions } from '../../options';
 
