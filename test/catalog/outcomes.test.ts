@@ -18,7 +18,7 @@ const TOO_BIG = 5000; // fits the backend read cap (8192) but not twice in the M
 
 const MODES = [
   'ok', 'wrong_shape', 'exec_failed', 'invalid_params', 'unknown_method', 'wrong_id', 'not_json', 'not_envelope',
-  'redirect', 'refusing', 'server_error', 'oversized', 'disconnect', 'slow', 'too_big',
+  'redirect', 'refusing', 'server_error', 'oversized', 'disconnect', 'slow', 'too_big', 'deep',
 ] as const;
 type Mode = (typeof MODES)[number];
 
@@ -87,6 +87,9 @@ function answer(mode: Mode | 'status', res: http.ServerResponse, req: http.Incom
       return;
     case 'too_big':
       return result({ ok: true, text: 'x'.repeat(TOO_BIG) });
+    case 'deep':
+      // Small in bytes, nested past the depth limit (32): the reply is not parsed.
+      return rpcReply(res, 200, `{"jsonrpc":"2.0","id":1,"result":{"ok":true,"text":${'['.repeat(40)}${']'.repeat(40)}}}`);
   }
 }
 
@@ -155,6 +158,7 @@ const ROWS: Row[] = [
   { name: 'a reply over the response budget is not read: 502', args: { mode: 'oversized' }, status: 502, code: -32603, message: BACKEND_FAILED, backendCalls: 1 },
   { name: 'the backend drops the connection: 502', args: { mode: 'disconnect' }, status: 502, code: -32603, message: BACKEND_FAILED, backendCalls: 1 },
   { name: 'the deadline passes while the backend works: 408, id echoed', args: { mode: 'slow' }, status: 408, code: -32603, message: 'Request interrupted', backendCalls: 1 },
+  { name: 'a reply nested past the depth limit: 502', args: { mode: 'deep' }, status: 502, code: -32603, message: BACKEND_FAILED, backendCalls: 1 },
   { name: 'a result whose MCP reply exceeds the response budget: 500', args: { mode: 'too_big' }, status: 500, code: -32603, message: 'Tool result too large', backendCalls: 1 },
   { name: 'an unknown tool: 400 -32602, no backend call', tool: 'nope', args: {}, status: 400, code: -32602, backendCalls: 0 },
   { name: 'arguments that are not an object: 400 -32602, no backend call', args: 'mode=ok', status: 400, code: -32602, backendCalls: 0 },
