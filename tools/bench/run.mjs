@@ -184,7 +184,7 @@ function startServer(script, args = []) {
   });
 }
 
-async function loadTest({ port, method = 'POST', path = '/mcp', headers = HEADERS, body }) {
+async function loadTest({ port, method = 'POST', path = '/mcp', headers = HEADERS, body, connections = CONNECTIONS }) {
   // One probe first: a benchmark of error replies would be meaningless.
   const probe = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, body });
   const text = await probe.text();
@@ -194,7 +194,7 @@ async function loadTest({ port, method = 'POST', path = '/mcp', headers = HEADER
     method,
     headers,
     body,
-    connections: CONNECTIONS,
+    connections,
     duration: DURATION,
     pipelining: 1,
   });
@@ -291,7 +291,7 @@ const started = new Date();
 const only = process.env.BENCH_ONLY; // e.g. "servers" while tuning the host; the saved file says so
 const rows = only === 'servers' ? [] : await coreRows();
 rows.push(...(await discoverRows()), ...(await toolsRows()));
-if (only !== 'servers') rows.push(...(await extraRows({ durationSec: DURATION, connections: CONNECTIONS, startServer, loadTest, root: ROOT })));
+if (only !== 'servers') rows.push(...(await extraRows({ durationSec: DURATION, connections: CONNECTIONS, startServer, loadTest, root: ROOT, meta: META, headers: HEADERS })));
 addRatios(rows);
 const md = table(rows);
 process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test, ${CONNECTIONS} connections)\n\n${md}\n`);
