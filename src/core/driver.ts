@@ -5,7 +5,7 @@
  * left. Adapters only translate their runtime's request, body and response objects.
  */
 import { resolveOptions, type McpHandlerContext, type McpHandlerRunner, type McpHttpOptions } from '../options';
-import { Engine, internalError, type Action, type HandlerEffect, type HeaderPair, type HttpEffect, type RespondAction } from './engine';
+import { Engine, internalError, type Action, type HandlerEffect, type HttpEffect, type RespondAction } from './engine';
 
 export type ReadResult =
   | { readonly done: false; readonly chunk: Uint8Array }
@@ -32,8 +32,8 @@ export interface BodySource {
 export interface RequestHead {
   readonly method: string;
   readonly target: string;
-  /** Pairs, or flat `[name, value, name, value…]` (Node's `rawHeaders`, used as it is). */
-  readonly headers: Iterable<HeaderPair> | readonly string[];
+  /** Flat `[name, value, name, value…]`, the form of Node's `rawHeaders`. */
+  readonly headers: readonly string[];
 }
 
 export interface Outcome {

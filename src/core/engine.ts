@@ -334,14 +334,10 @@ export class CoreRequest {
     private readonly generation: number,
   ) {}
 
-  /** `headers` as pairs, or flat (`[name, value, name, value…]`, as Node's `rawHeaders`). */
-  head(method: string, target: string, headers: Iterable<HeaderPair> | readonly string[], now: number): Action {
+  /** `headers` flat, `[name, value, name, value…]`, as Node's `rawHeaders` already is. */
+  head(method: string, target: string, headers: readonly string[], now: number): Action {
     let text = `${method} ${target}\r\n`;
-    if (Array.isArray(headers) && typeof headers[0] === 'string') {
-      // Node's rawHeaders: name, value, name, value…
-      const flat = headers as readonly string[];
-      for (let i = 0; i + 1 < flat.length; i += 2) text += `${flat[i]}: ${flat[i + 1]}\r\n`;
-    } else for (const [name, value] of headers as Iterable<HeaderPair>) text += `${name}: ${value}\r\n`;
+    for (let i = 0; i + 1 < headers.length; i += 2) text += `${headers[i]}: ${headers[i + 1]}\r\n`;
     const call = (p: number, l: number) => this.core.pulse_request_head(this.req, p, l, now);
     // Heads are ASCII in practice: encoded straight into the core's memory, one byte per char.
     return this.act(() => (ASCII.test(text) ? withAscii(this.core, text, call) : withInput(this.core, latin1Bytes(text), call)));

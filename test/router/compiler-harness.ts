@@ -54,7 +54,7 @@ function post(engine: Engine, method: string, name: string | undefined, params: 
   const req = engine.request(0);
   const effects: Effect[] = [];
   try {
-    let a = req.head('POST', '/mcp', headers, 0);
+    let a = req.head('POST', '/mcp', headers.flat(), 0);
     if (a.kind === 'continue') a = req.body(body, 1);
     if (a.kind === 'continue') a = req.end(1);
     for (let i = 0; a.kind === 'perform' && i < 4; i++) {

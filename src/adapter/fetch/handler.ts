@@ -88,8 +88,8 @@ export async function serveFetch(host: HostCore, request: Request): Promise<Resp
   const finished = (async (): Promise<Response> => {
     try {
       const url = new URL(request.url);
-      const headers: HeaderPair[] = [];
-      request.headers.forEach((value, name) => headers.push([name, value]));
+      const headers: string[] = [];
+      request.headers.forEach((value, name) => headers.push(name, value));
       const body = request.body === null ? null : bodySource(request.body);
       const outcome = await drive(host, { method: request.method, target: url.pathname + url.search, headers }, body, departure, sink);
       if (outcome.streamed) {
