@@ -8,9 +8,9 @@
  * nothing. Every refusal is a `PulseConfigError` naming the option and the entry.
  */
 import { PulseConfigError } from '../errors';
-import { CATALOG_FORMAT_VERSION, MANIFEST_FORMAT_VERSION, SCHEMA_REGISTRY_FORMAT_VERSION, type Manifest, type ManifestTool, type Target } from '../compiler/types';
+import { CATALOG_FORMAT_VERSION, MANIFEST_FORMAT_VERSION, SCHEMA_REGISTRY_FORMAT_VERSION, TARGETS, type Manifest, type ManifestTool, type Target } from '../compiler/types';
 import { MAX_PROJECTION_NODES, type Direction } from '../compiler/projection';
-import { backendBase, isBearerToken, isName, MAX_OPERATIONS } from '../router/rules';
+import { backendBase, HINT_KEYS, isBearerToken, isName, MAX_OPERATIONS } from '../router/rules';
 import { utf8Length } from '../handlers/helpers';
 import type { McpSecretRef } from '../options';
 import { lowerSchema } from './schema-program';
@@ -38,12 +38,10 @@ export interface McpCatalogTools {
 
 /** The Fastly backend name the edge sends to unless `backend` names another; hosts dial the URL. */
 export const CATALOG_BACKEND = 'endpoint';
-export const TARGETS: readonly Target[] = ['node', 'workerd', 'fastly-native'];
 export const MAX_ARTIFACT_BYTES = 1 << 20;
 export const MAX_ARTIFACT_LEVELS = 32;
 const KEYS = ['catalog', 'schemas', 'routerId', 'target', 'endpoint', 'backendBearerToken', 'backend'];
 const OPERATION_KEYS = ['name', 'title', 'description', 'hints', 'input', 'output', 'handler', 'targets', 'authenticated'];
-const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 
 function fail(message: string): never {
   throw new PulseConfigError(message);
@@ -132,7 +130,7 @@ export function catalogManifest(value: Record<string, unknown>, limits: { readon
     if (op.hints !== undefined) {
       if (!isObject(op.hints)) fail(`${where}: hints must be an object`);
       for (const [k, v] of Object.entries(op.hints)) {
-        if (!HINTS.includes(k) || typeof v !== 'boolean') fail(`${where}: hints may hold only the four boolean MCP hints (${HINTS.join(', ')})`);
+        if (!HINT_KEYS.includes(k) || typeof v !== 'boolean') fail(`${where}: hints may hold only the four boolean MCP hints (${HINT_KEYS.join(', ')})`);
         hints[k] = v;
       }
     }

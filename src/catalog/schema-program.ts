@@ -6,10 +6,8 @@
  */
 import { MAX_PROJECTION_LEVELS, MAX_PROJECTION_NODES, SCHEMA_DIALECT, type Direction } from '../compiler/projection';
 import type { CodecProgram, FieldRule, ProgramNode } from '../compiler/types';
+import { I32_MAX, I32_MIN, isInt, U32_MAX } from '../router/rules';
 
-const I32_MIN = -2147483648;
-const I32_MAX = 2147483647;
-const U32_MAX = 4294967295;
 /**
  * A `json` node publishes `{}`: its byte and depth bounds stay with the backend's codec. This side
  * bounds it by the largest reply the core reads and the deepest JSON it parses.
@@ -25,7 +23,6 @@ export interface LoweredSchema {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isInt = (v: unknown, lo: number, hi: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
 /** RFC 6901 pointer below the schema root (the root itself is the empty string). */
 const pointer = (parts: readonly string[]): string => parts.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 

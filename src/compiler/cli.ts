@@ -16,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import type * as TS from 'typescript';
-import { artifactFiles, compileRouter, ManifestError, type Target } from './index';
+import { artifactFiles, compileRouter, ManifestError, TARGETS, type Target } from './index';
 import { lowerRouter } from './lower';
 import { createMcpHttpHandler } from '../index';
 import type { McpLimits } from '../limits';
@@ -73,8 +73,6 @@ interface CommandArgs {
   readonly router?: string;
   readonly target?: Target;
 }
-
-const TARGETS: readonly Target[] = ['node', 'workerd', 'fastly-native'];
 
 /** `compile` takes the limit flags, `build` the router and target flags; both a module and --out. */
 function parseArgs(command: 'compile' | 'build', args: readonly string[]): CommandArgs {

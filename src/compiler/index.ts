@@ -16,6 +16,7 @@ import {
   DEFAULT_CORPUS_MAX_BYTES,
   DEFAULT_TOP_K,
   HANDLER_BYTES,
+  HINT_KEYS,
   inRange,
   isBackendPath,
   isBackendUrl,
@@ -42,6 +43,7 @@ import {
   type ManifestTool,
   type SchemaRegistry,
   type Target,
+  TARGETS,
 } from './types';
 
 export * from './types';
@@ -49,8 +51,8 @@ export { ManifestError } from './errors';
 export { tokenize } from './corpus';
 export { sha256Hex } from './sha256';
 
-const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
-const NATIVE_TARGETS: readonly Target[] = ['fastly-native', 'node', 'workerd'];
+/** Native handlers run on every target; the catalog lists them sorted. */
+const NATIVE_TARGETS: readonly Target[] = [...TARGETS].sort();
 const JS_TARGETS: readonly Target[] = ['node', 'workerd'];
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -162,8 +164,8 @@ export function compileRouter(def: RouterDefinition): CompiledRouter {
     if (op.hints !== undefined) {
       if (!isPlainObject(op.hints)) fail(`${where}: hints must be an object`);
       for (const k of Object.keys(op.hints))
-        if (!(HINTS as readonly string[]).includes(k)) fail(`${where}: unknown hint "${k}"; only the four boolean MCP hints are allowed`);
-      for (const k of HINTS) {
+        if (!HINT_KEYS.includes(k)) fail(`${where}: unknown hint "${k}"; only the four boolean MCP hints are allowed`);
+      for (const k of HINT_KEYS as readonly (keyof NonNullable<OperationDefinition['hints']>)[]) {
         const v = op.hints[k];
         if (v === undefined) continue;
         if (typeof v !== 'boolean') fail(`${where}: hint ${k} must be a boolean`);

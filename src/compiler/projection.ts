@@ -3,6 +3,7 @@
  * Both walk fields in `Object.keys` order, which is the declared order the core encodes.
  */
 import type { CodecDescriptor } from '../router/codec-types';
+import { I32_MAX, I32_MIN, isInt, U32_MAX } from '../router/rules';
 import { fail } from './errors';
 import type { CodecProgram, FieldRule, ProgramNode } from './types';
 
@@ -10,9 +11,6 @@ export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 export const MAX_PROJECTION_NODES = 4096;
 export const MAX_PROJECTION_LEVELS = 24;
 
-const I32_MIN = -2147483648;
-const I32_MAX = 2147483647;
-const U32_MAX = 4294967295;
 
 export type Direction = 'input' | 'output';
 
@@ -24,9 +22,6 @@ export interface Projection {
   readonly levels: number;
 }
 
-function isInt(v: unknown, lo: number, hi: number): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
-}
 
 function bounds(where: string, lo: number | undefined, hi: number | undefined): void {
   if (lo !== undefined && hi !== undefined && lo > hi) fail(`${where}: min is greater than max`);

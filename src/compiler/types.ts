@@ -107,6 +107,7 @@ export interface Manifest {
 }
 
 export type Target = 'node' | 'workerd' | 'fastly-native';
+export const TARGETS: readonly Target[] = Object.freeze(['node', 'workerd', 'fastly-native'] as const);
 
 export interface CatalogOperation {
   readonly name: string;

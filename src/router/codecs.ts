@@ -5,6 +5,7 @@
  */
 import type { CodecDescriptor, FieldDescriptor } from './codec-types';
 import { fail, type PulseErrorMessage } from './errors';
+import { I32_MAX, I32_MIN, U32_MAX } from './rules';
 
 declare const phantom: unique symbol;
 
@@ -32,9 +33,6 @@ export type ObjectType<S extends FieldShape> = Simplify<
   { [K in RequiredKeys<S>]: FieldType<S[K]> } & { [K in OptionalKeys<S>]?: FieldType<S[K]> }
 >;
 
-const I32_MIN = -2147483648;
-const I32_MAX = 2147483647;
-const U32_MAX = 4294967295;
 const NAME_MAX = 128;
 
 /** Descriptors built here; `isCodec` accepts only these, so hand-made look-alikes are refused. */

@@ -12,7 +12,7 @@ import { jsonText, type McpContentBlock } from '../options';
 import { fail } from './errors';
 import { deepFreeze, isNativeHandler, utf8Length, type NativeHandler } from '../handlers/helpers';
 import type { HandlerContext } from '../handlers/context';
-import { backendBase, DEFAULT_BUDGETS, isName, MAX_OPERATIONS } from './rules';
+import { backendBase, DEFAULT_BUDGETS, HINT_KEYS, isName, MAX_OPERATIONS } from './rules';
 
 export { DEFAULT_BUDGETS, MAX_OPERATIONS };
 
@@ -160,7 +160,6 @@ function corpusDefinition(_k: string, v: unknown): CorpusDefinition {
   return deepFreeze({ version: c.version as string, entries });
 }
 
-const HINT_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 const OPERATION_KEYS = ['input', 'output', 'title', 'description', 'hints', 'content', 'inputs', 'headerParams', 'authenticated', 'handler'];
 
 export class EntityRouter {

@@ -7,6 +7,19 @@
 import { DEFAULT_LIMITS } from '../limits';
 import type { Budgets } from './definition';
 
+/** The ranges of the i32 and u32 codecs (codec.rs). */
+export const I32_MIN = -2147483648;
+export const I32_MAX = 2147483647;
+export const U32_MAX = 4294967295;
+
+/** An integer from `lo` to `hi`. */
+export function isInt(v: unknown, lo: number, hi: number): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
+}
+
+/** The four boolean MCP tool hints: with title and description, all a tool publishes of itself. */
+export const HINT_KEYS: readonly string[] = Object.freeze(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
+
 /** Router, operation (tool), backend, corpus, collection and secret names (manifest.rs `valid_name`). */
 export const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
