@@ -145,14 +145,19 @@ pub fn judge(answer: HttpAnswer<'_>, max_bytes: usize) -> HttpVerdict<'_> {
         HttpAnswer::Response { status, .. } if !(200..300).contains(&status) => {
             HttpVerdict::Status(status)
         }
-        HttpAnswer::Response { body, .. } if body.len() > max_bytes => HttpVerdict::Oversized,
-        HttpAnswer::Response { body, .. } => {
-            let body = body.strip_prefix(BOM).unwrap_or(body);
-            match std::str::from_utf8(body) {
-                Ok(text) => HttpVerdict::Text(text),
-                Err(_) => HttpVerdict::NotUtf8,
-            }
-        }
+        HttpAnswer::Response { body, .. } => body_text(body, max_bytes),
+    }
+}
+
+/// A body read whole: its text within the byte cap, valid UTF-8 (a leading BOM dropped), or why not.
+pub fn body_text(body: &[u8], max_bytes: usize) -> HttpVerdict<'_> {
+    if body.len() > max_bytes {
+        return HttpVerdict::Oversized;
+    }
+    let body = body.strip_prefix(BOM).unwrap_or(body);
+    match std::str::from_utf8(body) {
+        Ok(text) => HttpVerdict::Text(text),
+        Err(_) => HttpVerdict::NotUtf8,
     }
 }
 

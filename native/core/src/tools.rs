@@ -4,7 +4,7 @@ use crate::codec::{self, CodecError, Program};
 use crate::config::SecretRef;
 use crate::content;
 use crate::corpus::Corpus;
-use crate::effect::{self, Answer, Effect, HandlerAnswer, HttpAnswer, HttpVerdict};
+use crate::effect::{self, Answer, Effect, HandlerAnswer, HttpAnswer, HttpFailure, HttpVerdict};
 use crate::header_params;
 use crate::json::{self, Value};
 use crate::limits::Limits;
@@ -355,7 +355,6 @@ impl Tools {
                     effect: rpc_client::request(b, &op.name, input, timeout),
                     state: ToolCall {
                         op: idx,
-                        // Its only bound is the deadline: a timeout is always the request's 408.
                         deadline_bound: true,
                         max_bytes: b.max_bytes,
                     },
@@ -426,20 +425,17 @@ impl Tools {
     /// The backend's reply to a catalog-backed call: its framing decides between a result, one of
     /// the two governed failures, and 502; its output is checked against the catalog's codec.
     fn rpc_reply(&self, op: &Op, state: &ToolCall, a: HttpAnswer<'_>) -> Flow {
-        let status = match a {
-            HttpAnswer::Response { status, .. } => status,
-            HttpAnswer::Failed(_) => 0,
-        };
-        // JSON-RPC errors travel with a 400 as well: its body is judged like a 200's.
-        let a = match a {
+        // JSON-RPC errors travel with a 400 as well, so its body is read like a 200's. The wait's
+        // only bound is the deadline: a timeout is the request's 408.
+        let (status, body) = match a {
             HttpAnswer::Response { status, body } if rpc_client::reads_body(status) => {
-                HttpAnswer::Response { status: 200, body }
+                (status, body)
             }
-            other => other,
+            HttpAnswer::Failed(HttpFailure::TimedOut) => return protocol(408, DEADLINE),
+            _ => return protocol(502, BACKEND_FAILED),
         };
-        let body = match effect::judge(a, state.max_bytes) {
+        let body = match effect::body_text(body, state.max_bytes) {
             HttpVerdict::Text(body) => body,
-            HttpVerdict::TimedOut if state.deadline_bound => return protocol(408, DEADLINE),
             _ => return protocol(502, BACKEND_FAILED),
         };
         let doc = match json::parse(body.as_bytes(), self.limits.depth) {
@@ -789,6 +785,19 @@ pub(crate) mod tests {
         );
     }
 
+    /// A call started with 700 ms left waits at most that long, and its timeout is the request's 408.
+    fn times_out_at_the_deadline(t: &Tools, (effect, state): (Effect, ToolCall)) {
+        assert_eq!(effect.timeout_ms(), 700);
+        assert_eq!(
+            protocol_error(t.resume(
+                state,
+                Answer::Http(HttpAnswer::Failed(HttpFailure::TimedOut)),
+                0.0
+            )),
+            (408, -32603, DEADLINE)
+        );
+    }
+
     /// Catalog-backed tools as the host adapter lowers them: one with input and output, one with
     /// neither.
     fn rpc_tools() -> Tools {
@@ -922,16 +931,7 @@ pub(crate) mod tests {
             );
         }
         // The only bound is the deadline: a timeout is the request's 408.
-        let (e, state) = start(700.0);
-        assert_eq!(e.timeout_ms(), 700);
-        assert_eq!(
-            protocol_error(t.resume(
-                state,
-                Answer::Http(HttpAnswer::Failed(HttpFailure::TimedOut)),
-                0.0
-            )),
-            (408, -32603, DEADLINE)
-        );
+        times_out_at_the_deadline(&t, start(700.0));
         // Invalid structure never reaches the backend.
         assert_eq!(
             complete(call(&t, "notes.echo", Some(r#"{"s":1}"#), 5000.0)).1,
@@ -1045,16 +1045,7 @@ pub(crate) mod tests {
             r#"{"s":"b"}"#
         );
         // The deadline bounded the wait: a timeout is the request's deadline.
-        let (e, state) = start(700.0);
-        assert_eq!(e.timeout_ms(), 700);
-        assert_eq!(
-            protocol_error(t.resume(
-                state,
-                Answer::Http(HttpAnswer::Failed(HttpFailure::TimedOut)),
-                0.0
-            )),
-            (408, -32603, DEADLINE)
-        );
+        times_out_at_the_deadline(&t, start(700.0));
         assert_eq!(
             complete(call(&t, "remote", Some(r#"{"s":1}"#), 5000.0)).1,
             "Input validation failed at $.s: Expected a string"
