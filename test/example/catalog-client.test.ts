@@ -2,54 +2,27 @@
 // user runs it: the host serves the notes backend from its emitted artifacts alone. It lists every
 // catalog tool and calls each one; the backend logs exactly one request per call that reached it,
 // and refuses a request that bypasses the host without the service token.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExample, type RunningExample } from '../support/example';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-let runner: ChildProcess;
-let out = '';
+let example: RunningExample;
 let url: URL;
 let backendUrl: string;
 
 beforeAll(async () => {
-  runner = spawn(process.execPath, [path.join(ROOT, 'examples', 'catalog', 'run.mjs')], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  runner.stdout!.setEncoding('utf8');
-  runner.stdout!.on('data', (d: string) => (out += d));
-  url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 20 s: ${out}`)), 20_000);
-    const check = () => {
-      const m = / listening on (http:\/\/\S+\/mcp)\n$/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        runner.stdout!.off('data', check);
-        resolve(new URL(m[1]!));
-      }
-    };
-    runner.stdout!.on('data', check);
-    runner.once('exit', (code) => reject(new Error(`the example exited with ${code}: ${out}`)));
-  });
-  backendUrl = /^backend listening on (\S+)$/m.exec(out)![1]!;
+  example = await startExample('examples/catalog/run.mjs');
+  url = example.url;
+  backendUrl = /^backend listening on (\S+)$/m.exec(example.output())![1]!;
 }, 30_000);
 
-afterAll(async () => {
-  if (runner.exitCode === null) {
-    const exited = new Promise((r) => runner.once('exit', r));
-    runner.kill('SIGTERM');
-    await exited;
-  }
-});
+afterAll(() => example.stop());
 
-const backendLines = () => out.split('\n').filter((l) => l.startsWith('backend: '));
+const backendLines = () => example.output().split('\n').filter((l) => l.startsWith('backend: '));
 
 describe('the official client against the catalog example', () => {
   it('prints the host listening line last, after the backend', () => {
-    expect(out.trimEnd().split('\n').at(-1)).toMatch(/^Pulse MCP \(catalog\) listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(example.output().trimEnd().split('\n').at(-1)).toMatch(/^Pulse MCP \(catalog\) listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(backendUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   });
 

@@ -1,43 +1,19 @@
 // The official MCP client (2.4.0, pinned to 2026-07-28) against `npm run example:conformance` run
 // as a user runs it: it lists and reads resources, gets and completes prompts, and completes
 // multi-round tool calls by answering the server's elicitation requests through its own handler.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startExample, type RunningExample } from '../support/example';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-let server: ChildProcess;
+let example: RunningExample;
 let url: URL;
 
 beforeAll(async () => {
-  server = spawn(process.execPath, [path.join(ROOT, 'examples', 'conformance', 'server.mjs')], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  url = await new Promise<URL>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('no listening line within 15 s')), 15_000);
-    server.stdout!.on('data', (d) => {
-      out += d;
-      const m = / listening on (http:\/\/\S+\/mcp)\n/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(new URL(m[1]!));
-      }
-    });
-    server.once('exit', (code) => reject(new Error(`the example exited with ${code}`)));
-  });
+  example = await startExample('examples/conformance/server.mjs');
+  url = example.url;
 }, 20_000);
 
-afterAll(async () => {
-  if (server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-});
+afterAll(() => example.stop());
 
 async function connect(answers: unknown[]): Promise<{ client: Client; asked: string[] }> {
   const asked: string[] = [];
