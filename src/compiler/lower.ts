@@ -81,10 +81,11 @@ export function lowerRouter(ts: typeof TS, file: string, options: { router?: str
     throw new ManifestError(`${file} cannot be read: ${(e as Error).message}`);
   }
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, /\.[cm]?tsx?$/.test(path) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
-  const where = (node: TS.Node): string => {
+  const position = (node: TS.Node): string => {
     const { line, character } = source.getLineAndCharacterOfPosition(node.getStart(source));
-    return `${file}:${line + 1}:${character + 1}`;
+    return `${line + 1}:${character + 1}`;
   };
+  const where = (node: TS.Node): string => `${file}:${position(node)}`;
   const bindings = new Map<string, Binding>();
   const exported: { name: string; expr: TS.Expression }[] = [];
   const handlerNodes = new WeakMap<object, TS.FunctionLikeDeclaration>();
@@ -296,10 +297,6 @@ export function lowerRouter(ts: typeof TS, file: string, options: { router?: str
   } else router = routers[0]!;
 
   const definition = routerDefinition(router);
-  const at = (n: TS.Node): string => {
-    const { line, character } = source.getLineAndCharacterOfPosition(n.getStart(source));
-    return `${basename(path)}:${line + 1}:${character + 1}`;
-  };
   const operations = definition.operations.map((op): OperationInspection => {
     const h = op.handler;
     const fnNode = h.kind === 'javascript' ? handlerNodes.get(h.fn) : undefined;
@@ -308,7 +305,7 @@ export function lowerRouter(ts: typeof TS, file: string, options: { router?: str
       name: op.name,
       handler: h.kind,
       effects: h.kind === 'javascript' ? (fnNode ? scanEffects(ts, fnNode, source) : ['runs JavaScript']) : nativeEffects(h),
-      declaredAt: named ? at(named) : basename(path),
+      declaredAt: named ? `${basename(path)}:${position(named)}` : basename(path),
     };
   });
   if (options.target !== undefined) {
