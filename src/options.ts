@@ -59,15 +59,39 @@ export interface McpToolSource {
 export type McpToolsOptions = McpToolSource | McpCatalogTools;
 
 /**
- * Reserved for the OAuth 2.1 resource-server profile (RFC 8414 metadata, RFC 7662 introspection),
- * which is not built yet. Not accepted by this release: passing
- * `authorization` fails configuration rather than serving unauthenticated.
+ * OAuth 2.1 resource-server admission. Every MCP POST (discovery and notifications included) must
+ * carry `Authorization: Bearer <token>`; before its body is parsed the token is verified by RFC 7662
+ * introspection at `introspectionEndpoint` (client_secret_basic, 3 s ceiling, 16 KiB / 8 levels, no
+ * redirect, no retry, nothing cached), and the claims must hold exactly: `active`, `iss` equal to
+ * `issuer`, `aud` holding `resource`, a future integral `exp`, a nonempty `sub`, a space-separated
+ * `scope`, a valid `nbf` and a `Bearer` `token_type` when present. RFC 9728 metadata is served at
+ * `/.well-known/oauth-protected-resource` + the resource path. Tokens are never parsed locally.
  */
 export interface McpAuthorizationOptions {
+  /** This endpoint's canonical URL: https, its path the handler `path`; the tokens' audience. */
   readonly resource: string;
+  /** The authorization server's issuer identifier, compared exactly with `iss`. */
   readonly issuer: string;
+  /** RFC 7662 endpoint of the issuer (same origin). */
   readonly introspectionEndpoint: string;
+  /** The resource server's own client at the issuer, allowed to introspect. */
+  readonly clientId: string;
+  /**
+   * That client's secret. The Fastly Native build takes a secret-store reference instead,
+   * `{ secretStore, key }`, read on every request, so it is never compiled into `main.wasm`.
+   */
+  readonly clientSecret: string | McpSecretRef;
+  /** Baseline scopes every request needs (at least one). */
   readonly scopes: readonly string[];
+  /**
+   * Tool name → the scopes it needs beyond the baseline (`[]`: baseline access). A tool not
+   * listed is never callable nor listed; a name that is no tool fails construction.
+   */
+  readonly operations?: Readonly<Record<string, readonly string[]>>;
+  /** Admit `http://` to a literal loopback IP (127.0.0.0/8, [::1]) for local tests. */
+  readonly allowInsecureLoopback?: boolean;
+  /** The Fastly backend that reaches the issuer (Native builds); default `issuer`. */
+  readonly backend?: string;
 }
 
 /**
@@ -169,6 +193,8 @@ export interface McpHttpOptions {
    * max-age=300`): name, version, protocol version, endpoint, capabilities and tools. Off by default.
    */
   readonly serverCard?: boolean;
+  /** OAuth 2.1 resource-server admission; without it the endpoint is unauthenticated. */
+  readonly authorization?: McpAuthorizationOptions;
   /** Where the core comes from; default: the embedded wasm, or its wasm2js form without WebAssembly. */
   readonly core?: McpCoreSource;
 }
@@ -272,11 +298,7 @@ interface ResolvedTools {
  */
 function resolveTools(value: unknown, limits: { responseBytes: number; deadlineMs: number }, target: ConfigTarget): ResolvedTools {
   if (isPlainObject(value) && 'catalog' in value && !('manifest' in value)) {
-    const token = value.backendBearerToken;
-    if (target === 'native' && typeof token === 'string')
-      fail('tools.backendBearerToken: a token given as text would be compiled into main.wasm; put it in a Fastly secret store and name it: { secretStore, key }');
-    if (target === 'host' && isPlainObject(token))
-      fail('tools.backendBearerToken: a secret-store reference ({ secretStore, key }) is read by the Fastly Native build only; this host takes the token itself');
+    checkSecret(value.backendBearerToken, 'tools.backendBearerToken', target, 'token', 'the token itself');
     return { manifestJson: jsonText(catalogManifest(value, limits), 'tools'), handlers: undefined };
   }
   if (typeof value !== 'object' || value === null || !('manifest' in value)) {
@@ -318,12 +340,15 @@ export interface McpSecretRef {
  */
 export type ConfigTarget = 'host' | 'native';
 
-/** Where the `requestState` key may come from, per target: one rule, so no key ends up in an artifact. */
-function checkStateKey(value: unknown, target: ConfigTarget): void {
+/**
+ * Where a secret option may come from, per target: one rule, so no secret ends up in an artifact.
+ * `rule` says what the host takes instead of a reference.
+ */
+function checkSecret(value: unknown, option: string, target: ConfigTarget, noun: string, rule: string): void {
   if (target === 'host' && isPlainObject(value))
-    fail('requestStateKey: a secret-store reference ({ secretStore, key }) is read by the Fastly Native build only; this host takes the key itself (at least 32 bytes of text)');
+    fail(`${option}: a secret-store reference ({ secretStore, key }) is read by the Fastly Native build only; this host takes ${rule}`);
   if (target === 'native' && typeof value === 'string')
-    fail('requestStateKey: a key given as text would be compiled into main.wasm; put it in a Fastly secret store and name it: { secretStore, key }');
+    fail(`${option}: a ${noun} given as text would be compiled into main.wasm; put it in a Fastly secret store and name it: { secretStore, key }`);
 }
 
 /**
@@ -345,7 +370,8 @@ export function resolveOptions(options: unknown, target: ConfigTarget = 'host'):
     else if (key === 'core') core = resolveCore(value);
     else {
       if (INTERNAL.has(key)) fail(`options: unknown key ${JSON.stringify(key)}`);
-      if (key === 'requestStateKey') checkStateKey(value, target);
+      if (key === 'requestStateKey') checkSecret(value, 'requestStateKey', target, 'key', 'the key itself (at least 32 bytes of text)');
+      if (key === 'authorization' && isPlainObject(value)) checkSecret(value.clientSecret, 'authorization.clientSecret', target, 'secret', 'the secret itself');
       const where = member('', key);
       if (LONE_SURROGATE.test(key)) fail(`${where}: the key must be well-formed Unicode text, without lone surrogates`);
       const text = jsonText(value, where);

@@ -85,7 +85,7 @@ const rules: [string, unknown, string][] = [
   // unknown options
   ['authorisation', {}, 'options: unknown key "authorisation"'],
   ['k'.repeat(65), 1, 'options: an unknown key (not shown: longer than 64 characters or not printable ASCII)'],
-  ['authorization', { resource: 'r', issuer: 'i', introspectionEndpoint: 'e', scopes: [] }, 'authorization: is not supported by this release'],
+  ['authorization', { resource: 'r', issuer: 'i', introspectionEndpoint: 'e', scopes: [] }, 'authorization.resource: must be an https URL without credentials, query or fragment; http only to a literal loopback IP with allowInsecureLoopback: true'],
   ['profile', 'jsonrpc', 'options: unknown key "profile"'],
   // tools: the manifest is the core's to judge; the rest is TypeScript's
   ['tools', { manifest: 5 }, 'tools: manifest must be an object'],

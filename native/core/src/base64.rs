@@ -67,10 +67,10 @@ pub fn is_visible_ascii(v: &[u8]) -> bool {
     v.iter().all(|&b| (0x20..0x7f).contains(&b))
 }
 
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const URL_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-/// Unpadded base64url (RFC 4648 §5): the form of sealed request state.
-pub fn encode_url(data: &[u8]) -> String {
+fn encode_with(data: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
     let mut out = String::with_capacity(data.len() / 3 * 4 + 4);
     for chunk in data.chunks(3) {
         let b = [
@@ -80,10 +80,25 @@ pub fn encode_url(data: &[u8]) -> String {
         ];
         let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
         for i in 0..=chunk.len() {
-            out.push(URL_ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+            out.push(alphabet[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+        if pad {
+            for _ in chunk.len()..3 {
+                out.push('=');
+            }
         }
     }
     out
+}
+
+/// Padded standard base64 (RFC 4648 §4): the form of HTTP Basic credentials.
+pub fn encode(data: &[u8]) -> String {
+    encode_with(data, ALPHABET, true)
+}
+
+/// Unpadded base64url (RFC 4648 §5): the form of sealed request state.
+pub fn encode_url(data: &[u8]) -> String {
+    encode_with(data, URL_ALPHABET, false)
 }
 
 /// Unpadded base64url, strict: the URL alphabet only, no padding, no non-zero trailing bits.
@@ -133,6 +148,13 @@ mod tests {
             assert_eq!(decode_url(text.as_bytes()), Some(data));
         }
         assert_eq!(encode_url(b"\xfb\xff"), "-_8");
+        for n in 0..70u8 {
+            let data: Vec<u8> = (0..n).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
+            let text = encode(&data);
+            assert!(is_padded(text.as_bytes()));
+            assert_eq!(decode(text.as_bytes()), Some(data));
+        }
+        assert_eq!(encode(b"id:s"), "aWQ6cw==");
         assert!(decode_url(b"-_8=").is_none());
         assert!(decode_url(b"+/8").is_none());
         assert!(decode_url(b"-_9").is_none(), "trailing bits");

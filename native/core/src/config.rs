@@ -1,6 +1,7 @@
 //! The engine configuration (docs/contracts.md §4), validated once at construction. This is the one
 //! judge of every plain-data option the hosts pass through: each message names the user's option and
 //! the offending entry (`allowedOrigins[2]`, `limits.requestBytes`), never the value.
+use crate::authorization::Authorization;
 use crate::hmac::Hmac;
 use crate::json::{self, write, JsonError, Object, Str, Value};
 use crate::limits::Limits;
@@ -23,7 +24,7 @@ pub const RESPONSE_HEADROOM: usize = 512;
 /// An unknown key is quoted in a message only when it is this short and printable ASCII.
 const MAX_NAMED_KEY: usize = 64;
 
-const OPTION_KEYS: [&str; 15] = [
+const OPTION_KEYS: [&str; 16] = [
     "path",
     "allowedOrigins",
     "serverInfo",
@@ -39,6 +40,7 @@ const OPTION_KEYS: [&str; 15] = [
     "requestStateKey",
     "unsealedRequestState",
     "serverCard",
+    "authorization",
 ];
 /// Default freshness of list results and resource reads: five minutes.
 pub const DEFAULT_LIST_CACHE_TTL_MS: u64 = 300_000;
@@ -77,6 +79,8 @@ pub struct Config {
     pub state_key_secret: Option<SecretRef>,
     /// Serve the server card (`serverCard: true`).
     pub server_card: bool,
+    /// OAuth resource-server admission of every MCP request.
+    pub authorization: Option<Authorization>,
 }
 
 /// The caching hints of list results and resource reads (`ttlMs`, `cacheScope`).
@@ -106,9 +110,6 @@ impl Config {
             _ => return Err("options: must be a JSON object".to_string()),
         };
         for (key, _) in root.iter() {
-            if key.eq_str("authorization") {
-                return Err("authorization: is not supported by this release".to_string());
-            }
             known_key("options", key, &OPTION_KEYS)?;
         }
         let path = match present(root.get("path")) {
@@ -171,6 +172,16 @@ impl Config {
         if jsonrpc && server_card {
             return Err("profile: \"jsonrpc\" serves no server card; drop serverCard".to_string());
         }
+        let authorization = match present(root.get("authorization")) {
+            None => None,
+            Some(v) => Some(Authorization::parse(v, &path, tools.as_ref())?),
+        };
+        if authorization.is_some() && jsonrpc {
+            return Err("profile: \"jsonrpc\" is a backend's endpoint; authorization belongs to the MCP host in front of it".to_string());
+        }
+        if authorization.is_some() && server_card {
+            return Err("serverCard: the card lists every tool without authentication; it cannot be combined with authorization".to_string());
+        }
         let list_cache = parse_list_cache(
             present(root.get("listCacheTtlMs")),
             present(root.get("listCacheScope")),
@@ -191,6 +202,7 @@ impl Config {
             state_key,
             state_key_secret,
             server_card,
+            authorization,
         })
     }
 }
@@ -628,7 +640,7 @@ mod tests {
         assert_eq!(err(r#"{"":1}"#), unnamed);
         assert_eq!(
             err(r#"{"authorization":{"issuer":"x"}}"#),
-            "authorization: is not supported by this release"
+            "authorization.resource: is required"
         );
     }
 

@@ -71,6 +71,19 @@ fn fits(
     Ok(())
 }
 
+/// The modern `tools/list` result of `array` (a subset of the tools: it fits when all of them do).
+pub fn tools_list(array: &[u8], frags: &Fragments) -> Vec<u8> {
+    list_result("tools", array, &frags.list_cache, &frags.server_meta)
+}
+
+/// The legacy `tools/list` result of `array`, `{"tools":[…]}`.
+pub fn legacy_tools_list_of(array: &[u8]) -> Vec<u8> {
+    let mut out = b"{\"tools\":".to_vec();
+    out.extend_from_slice(array);
+    out.push(b'}');
+    out
+}
+
 /// A complete list result: `{"resultType":"complete","<member>":<array>,<cache>,<_meta>}`.
 fn list_result(member: &str, array: &[u8], cache: &[u8], server_meta: &[u8]) -> Vec<u8> {
     let mut out = b"{\"resultType\":\"complete\",\"".to_vec();
@@ -127,9 +140,7 @@ impl Fragments {
         if let Some(tools) = &config.tools {
             tools_list = list_result("tools", tools.list_json(), &list_cache, &server_meta);
             fits(config, "tools", "tools/list", tools_list.len())?;
-            legacy_tools_list.extend_from_slice(b"{\"tools\":");
-            legacy_tools_list.extend_from_slice(tools.list_json());
-            legacy_tools_list.push(b'}');
+            legacy_tools_list = legacy_tools_list_of(tools.list_json());
         }
         let mut resources_list = Vec::new();
         let mut templates_list = Vec::new();

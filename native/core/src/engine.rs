@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use crate::admission::{self, Refusal};
+use crate::authorization::{Admission, Grant};
 use crate::calls;
 use crate::config::{state_key_from, Config, ConfigError, SecretRef};
 use crate::deadline::Deadline;
@@ -115,6 +116,27 @@ impl Engine {
         }
     }
 
+    /// The secret holding the introspection client's secret (`authorization.clientSecret:
+    /// {"secretStore", "key"}`) while it is not installed.
+    pub fn authorization_secret(&self) -> Option<&SecretRef> {
+        self.inner
+            .config
+            .authorization
+            .as_ref()
+            .and_then(|a| a.secret())
+    }
+
+    /// Installs that secret. Until then every MCP request is answered 500 and no token is ever
+    /// accepted. Only a fresh engine (not yet cloned) takes it, once.
+    pub fn set_authorization_secret(&mut self, secret: &[u8]) -> Result<(), ConfigError> {
+        let inner = Rc::get_mut(&mut self.inner)
+            .ok_or_else(|| "authorization: the engine is already shared".to_string())?;
+        match inner.config.authorization.as_mut() {
+            Some(a) => a.set_secret(secret),
+            None => Err("authorization: no secret is waiting to be installed".to_string()),
+        }
+    }
+
     pub fn limits(&self) -> &Limits {
         &self.inner.config.limits
     }
@@ -151,6 +173,8 @@ impl Engine {
         Request {
             engine: Rc::clone(&self.inner),
             epoch_ms,
+            started: now,
+            grant: None,
             streaming: false,
             deadline: Deadline::new(now, self.inner.config.limits.deadline_ms),
             state: State::Fresh,
@@ -187,6 +211,11 @@ impl Action {
 
 enum State {
     Fresh,
+    /// The token is being introspected; the body is not read yet.
+    Authorizing {
+        kept: Kept,
+        size_hint: usize,
+    },
     Body {
         kept: Kept,
         parser: Parser,
@@ -199,6 +228,10 @@ enum State {
 pub struct Request {
     engine: Rc<Inner>,
     epoch_ms: f64,
+    /// Monotonic time of `epoch_ms`: wall-clock now is `epoch_ms + (now - started)`.
+    started: f64,
+    /// What introspection granted this request (with `authorization` only).
+    grant: Option<Grant>,
     /// A progress event was sent: the reply is an event stream, its head already written.
     streaming: bool,
     deadline: Deadline,
@@ -335,6 +368,12 @@ impl Request {
             return self.respond(reply);
         }
         let config = &self.engine.config;
+        if let Some(a) = &config.authorization {
+            if a.is_metadata_path(&head.path) {
+                let reply = a.metadata_reply(&head.method);
+                return self.respond(reply);
+            }
+        }
         match admission::check(config, &head) {
             Ok(()) => {}
             Err(Refusal::Empty(status)) => {
@@ -345,16 +384,60 @@ impl Request {
                 return self.respond(reply);
             }
         }
-        let parser = Parser::with_capacity(
-            config.limits.depth,
-            admission::size_hint(&head, config.limits.request_bytes),
-        );
+        let size_hint = admission::size_hint(&head, config.limits.request_bytes);
+        if let Some(a) = &config.authorization {
+            return match a.admit(&head, self.deadline.remaining(now)) {
+                Admission::Refuse(reply) => self.respond(reply),
+                Admission::Introspect(effect) => {
+                    self.state = State::Authorizing {
+                        kept: head.keep(),
+                        size_hint,
+                    };
+                    self.effect = Some(effect);
+                    Action::Perform
+                }
+            };
+        }
         self.state = State::Body {
             kept: head.keep(),
-            parser,
+            parser: Parser::with_capacity(config.limits.depth, size_hint),
             received: 0,
         };
         Action::Continue
+    }
+
+    /// Wall-clock milliseconds at monotonic `now` (NaN without a wall clock).
+    fn wall_ms(&self, now: f64) -> f64 {
+        self.epoch_ms + (now - self.started)
+    }
+
+    /// The introspection answer: on a grant the body phase begins, else the refusal is the reply.
+    fn authorized(&mut self, answer: Answer<'_>, now: f64) -> Action {
+        if self.deadline.expired(now) {
+            return self.interrupted();
+        }
+        let (kept, size_hint) = match std::mem::replace(&mut self.state, State::Done) {
+            State::Authorizing { kept, size_hint } => (kept, size_hint),
+            _ => unreachable!("checked by the caller"),
+        };
+        self.effect = None;
+        let config = &self.engine.config;
+        let verdict = match (&config.authorization, answer) {
+            (Some(a), Answer::Http(h)) => a.judge(h, self.wall_ms(now)),
+            _ => unreachable!("an introspection is pending only with authorization"),
+        };
+        match verdict {
+            Err(reply) => self.respond(reply),
+            Ok(grant) => {
+                self.grant = Some(grant);
+                self.state = State::Body {
+                    kept,
+                    parser: Parser::with_capacity(config.limits.depth, size_hint),
+                    received: 0,
+                };
+                Action::Continue
+            }
+        }
     }
 
     /// What a body call answers before looking at bytes: the repeated reply once done, misuse
@@ -416,6 +499,7 @@ impl Request {
                 &doc.root(),
                 self.deadline.remaining(now),
                 self.epoch_ms,
+                self.grant.as_ref().map(|g| (g, self.wall_ms(now))),
             ),
             Err(e) => Decided::Respond(parse_error(
                 &e,
@@ -430,6 +514,9 @@ impl Request {
     pub fn answer(&mut self, answer: Answer<'_>, now: f64) -> Action {
         match (&self.state, &self.effect, answer) {
             (State::Done, _, _) => return Action::Respond,
+            (State::Authorizing { .. }, Some(Effect::Http(_)), Answer::Http(_)) => {
+                return self.authorized(answer, now)
+            }
             (State::Pending(_), Some(Effect::Http(_)), Answer::Http(_)) => {}
             (State::Pending(_), Some(Effect::Handler(_)), Answer::Handler(_)) => {}
             _ => return Action::Misuse,
@@ -529,12 +616,25 @@ fn fail(e: &Inner, err: &RpcError, id: Option<&[u8]>) -> Decided {
     ))
 }
 
-/// Decides a complete body: a reply, or an effect to perform first.
-fn dispatch(e: &Inner, kept: &Kept, root: &Value<'_>, remaining: f64, epoch_ms: f64) -> Decided {
+/// Decides a complete body: a reply, or an effect to perform first. `grant` is what authorization
+/// granted, with the wall-clock time right now.
+fn dispatch(
+    e: &Inner,
+    kept: &Kept,
+    root: &Value<'_>,
+    remaining: f64,
+    epoch_ms: f64,
+    grant: Option<(&Grant, f64)>,
+) -> Decided {
     let env = match envelope::classify(root) {
         Ok(env) => env,
         Err(invalid) => return fail(e, &invalid.error, invalid.id.as_deref()),
     };
+    if let (Some(a), Some((g, now_ms))) = (&e.config.authorization, grant) {
+        if let Err(reply) = a.permit(g, env.method.as_str().as_ref(), env.params.as_ref(), now_ms) {
+            return Decided::Respond(reply);
+        }
+    }
     if e.config.jsonrpc {
         let (tools, object) = match (&e.config.tools, root) {
             (Some(t), Value::Object(o)) => (t, *o),
@@ -571,6 +671,7 @@ fn dispatch(e: &Inner, kept: &Kept, root: &Value<'_>, remaining: f64, epoch_ms: 
         remaining_ms: remaining,
         epoch_ms,
         param_headers: &kept.params,
+        grant: grant.map(|(g, _)| g),
     };
     match serve(&d) {
         Served::Result(result) => {

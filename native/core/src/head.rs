@@ -15,9 +15,10 @@ pub enum Field {
     ProtocolVersion,
     McpMethod,
     McpName,
+    Authorization,
 }
 
-const FIELDS: [(&str, Field); 8] = [
+const FIELDS: [(&str, Field); 9] = [
     ("origin", Field::Origin),
     ("accept", Field::Accept),
     ("content-type", Field::ContentType),
@@ -26,6 +27,7 @@ const FIELDS: [(&str, Field); 8] = [
     ("mcp-protocol-version", Field::ProtocolVersion),
     ("mcp-method", Field::McpMethod),
     ("mcp-name", Field::McpName),
+    ("authorization", Field::Authorization),
 ];
 
 #[derive(Debug, PartialEq, Eq)]
@@ -44,7 +46,9 @@ pub struct Head {
     pub method: Vec<u8>,
     /// The request target without its query.
     pub path: Vec<u8>,
-    fields: [Option<Vec<u8>>; 8],
+    /// The query after `?`, if any (authorization refuses a token sent there).
+    pub query: Option<Vec<u8>>,
+    fields: [Option<Vec<u8>>; 9],
     /// (lowercase name after the prefix, value), repeated names joined; bounded by the head size.
     params: Vec<(Vec<u8>, Vec<u8>)>,
 }
@@ -69,13 +73,14 @@ impl Head {
             return Err(HeadError::Malformed);
         }
         let mut size = method.len() + target.len() + 3;
-        let path = match target.iter().position(|&b| b == b'?') {
-            Some(q) => &target[..q],
-            None => target,
+        let (path, query) = match target.iter().position(|&b| b == b'?') {
+            Some(q) => (&target[..q], Some(target[q + 1..].to_vec())),
+            None => (target, None),
         };
         let mut head = Head {
             method: method.to_vec(),
             path: path.to_vec(),
+            query,
             fields: Default::default(),
             params: Vec::new(),
         };

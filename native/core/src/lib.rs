@@ -11,6 +11,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod admission;
+pub mod authorization;
 pub mod base64;
 pub mod calls;
 pub mod codec;

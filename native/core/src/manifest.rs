@@ -21,7 +21,7 @@ const MAX_URL_BYTES: usize = 2048;
 const MAX_BYTES_CEILING: usize = 1 << 20;
 const MAX_TOP_K: usize = 64;
 /// The list text nests two JSON levels per schema level, plus the array, tool and schema members.
-const LIST_DEPTH: u32 = 2 * codec::MAX_LEVELS + 8;
+pub const LIST_DEPTH: u32 = 2 * codec::MAX_LEVELS + 8;
 const STATIC_DEPTH: u32 = 128;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

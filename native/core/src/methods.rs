@@ -4,10 +4,11 @@
 //! one row here and one serve function.
 use std::borrow::Cow;
 
+use crate::authorization::Grant;
 use crate::calls;
 use crate::completion;
 use crate::config::Config;
-use crate::discover::{read_result, Fragments};
+use crate::discover::{self, read_result, Fragments};
 use crate::errors::{self, RpcError, INTERNAL_ERROR, INVALID_PARAMS};
 use crate::hmac::DIGEST_BYTES;
 use crate::json::{write, Object, Value};
@@ -65,6 +66,8 @@ pub struct Dispatch<'a> {
     pub epoch_ms: f64,
     /// `Mcp-Param-*` headers: (lowercase name after the prefix, value).
     pub param_headers: &'a [(Vec<u8>, Vec<u8>)],
+    /// What authorization granted (with `authorization` only): lists show what it permits.
+    pub grant: Option<&'a Grant>,
 }
 
 /// What a method produced; the engine frames it with the id and enforces the budgets.
@@ -268,11 +271,20 @@ fn ping<'a>(_: &Dispatch<'a>) -> Served<'a> {
 }
 
 fn tools_list<'a>(d: &Dispatch<'a>) -> Served<'a> {
-    match calls::list_params(d.params) {
-        Err(e) => Served::Error(e),
-        Ok(()) if d.legacy => Served::Result(Cow::Borrowed(&d.frags.legacy_tools_list)),
-        Ok(()) => Served::Result(Cow::Borrowed(&d.frags.tools_list)),
+    if let Err(e) = calls::list_params(d.params) {
+        return Served::Error(e);
     }
+    if let (Some(a), Some(g)) = (&d.config.authorization, d.grant) {
+        let array = a.tools_array(g);
+        return Served::Result(Cow::Owned(match d.legacy {
+            true => discover::legacy_tools_list_of(&array),
+            false => discover::tools_list(&array, d.frags),
+        }));
+    }
+    Served::Result(Cow::Borrowed(match d.legacy {
+        true => &d.frags.legacy_tools_list,
+        false => &d.frags.tools_list,
+    }))
 }
 
 fn tools_call<'a>(d: &Dispatch<'a>) -> Served<'a> {

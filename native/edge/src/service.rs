@@ -62,8 +62,8 @@ pub fn run(config: &[u8]) {
 }
 
 /// Reads the secrets the configuration names from Fastly's secret store, on every request: the
-/// `requestState` key and the catalog-backed tools' backend token live there, never in the module
-/// or its snapshot.
+/// `requestState` key, the catalog-backed tools' backend token and the introspection client's secret
+/// live there, never in the module or its snapshot.
 fn install_secrets(engine: &mut Engine) -> Result<(), String> {
     let read = |option: &str, s: &pulse_core::config::SecretRef, max: usize| {
         fastly::secret(&s.store, &s.key, max).map_err(|status| {
@@ -84,6 +84,14 @@ fn install_secrets(engine: &mut Engine) -> Result<(), String> {
             pulse_core::rpc_client::MAX_BEARER + 1,
         )?;
         engine.set_backend_token(&bytes)?;
+    }
+    if let Some(s) = engine.authorization_secret() {
+        let bytes = read(
+            "authorization.clientSecret",
+            s,
+            pulse_core::authorization::MAX_SECRET_BYTES + 1,
+        )?;
+        engine.set_authorization_secret(&bytes)?;
     }
     Ok(())
 }

@@ -1,0 +1,1477 @@
+//! OAuth 2.1 resource-server admission (`authorization` option): the bearer token of every MCP POST
+//! is verified by RFC 7662 introspection at the configured issuer before a body byte is parsed,
+//! and each request is then held to the per-operation scope policy.
+//!
+//! The core never parses a token and never trusts a claim it did not get from the fixed
+//! introspection endpoint; nothing is cached across requests. Refusals carry RFC 6750 challenges
+//! pointing at the RFC 9728 metadata this module also serves, and fixed texts only: no token,
+//! secret, issuer message or claim ever appears in a reply.
+use std::borrow::Cow;
+
+use crate::base64;
+use crate::config::{known_key, secret_ref, ConfigError, SecretRef};
+use crate::effect::{self, Effect, HttpAnswer, HttpEffect, HttpMethod, HttpVerdict};
+use crate::head::{Field, Head};
+use crate::json::{self, write, Object, Value};
+use crate::reply::{Reply, Timing};
+use crate::tools::Tools;
+
+/// Characters of a bearer token; a longer one is refused without asking the issuer.
+pub const MAX_TOKEN_CHARS: usize = 8192;
+/// Bytes of an introspection response; more is the verifier failing.
+pub const INTROSPECTION_MAX_BYTES: usize = 16 * 1024;
+/// Nesting of an introspection response.
+pub const INTROSPECTION_DEPTH: u32 = 8;
+/// The introspection ceiling; the request's own deadline may cut it shorter.
+pub const INTROSPECTION_TIMEOUT_MS: u64 = 3_000;
+/// RFC 9728 §3.1: the well-known prefix inserted before the resource's path.
+pub const METADATA_PREFIX: &str = "/.well-known/oauth-protected-resource";
+/// The Fastly backend that reaches the issuer, unless `authorization.backend` names another.
+pub const DEFAULT_BACKEND: &str = "issuer";
+const MAX_URL_BYTES: usize = 2048;
+const MAX_CLIENT_CHARS: usize = 256;
+pub const MAX_SECRET_BYTES: usize = 1024;
+const MAX_SCOPES: usize = 64;
+const MAX_SCOPE_CHARS: usize = 128;
+
+const KEYS: [&str; 9] = [
+    "resource",
+    "issuer",
+    "introspectionEndpoint",
+    "clientId",
+    "clientSecret",
+    "scopes",
+    "operations",
+    "allowInsecureLoopback",
+    "backend",
+];
+
+pub struct Authorization {
+    resource: String,
+    issuer: String,
+    introspection_url: String,
+    backend: String,
+    client_id: String,
+    /// `Basic …` of the introspection client; `None` until the secret is installed.
+    basic: Option<String>,
+    secret: Option<SecretRef>,
+    /// Baseline scopes, needed by every request.
+    scopes: Vec<String>,
+    /// Operation name → the scopes it needs beyond the baseline, sorted by name.
+    operations: Vec<(String, Vec<String>)>,
+    metadata_path: Vec<u8>,
+    metadata: Vec<u8>,
+    metadata_url: String,
+    /// Each tool's `tools/list` entry with its name, in list order: lists are filtered per grant.
+    entries: Vec<(String, Vec<u8>)>,
+}
+
+/// What one introspection granted, for the rest of its request only.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grant {
+    scopes: Vec<String>,
+    /// The token's `exp`, in milliseconds since the Unix epoch.
+    expires_ms: f64,
+}
+
+impl Grant {
+    fn holds(&self, needed: &[String]) -> bool {
+        needed.iter().all(|s| self.scopes.contains(s))
+    }
+}
+
+/// The head-phase verdict: ask the issuer, or refuse now.
+pub enum Admission {
+    Introspect(Effect),
+    Refuse(Reply),
+}
+
+/// Why a request is refused; each has one status, challenge and fixed text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Denial {
+    Missing,
+    InvalidToken,
+    QueryToken,
+    Unavailable,
+    Unpermitted,
+}
+
+impl Authorization {
+    /// Parses and checks the option. `path` is the handler path; operation names must be tools.
+    pub fn parse(
+        v: Value<'_>,
+        path: &str,
+        tools: Option<&Tools>,
+    ) -> Result<Authorization, ConfigError> {
+        let o = match v {
+            Value::Object(o) => o,
+            _ => return Err("authorization: must be an object".to_string()),
+        };
+        for (key, _) in o.iter() {
+            known_key("authorization", key, &KEYS)?;
+        }
+        let loopback = match o.get("allowInsecureLoopback") {
+            None | Some(Value::Bool(false)) => false,
+            Some(Value::Bool(true)) => true,
+            Some(_) => {
+                return Err("authorization.allowInsecureLoopback: must be a boolean".to_string())
+            }
+        };
+        let url = |key: &str| -> Result<Url, ConfigError> {
+            let text = match o.get(key) {
+                Some(Value::String(s)) => s.as_str().into_owned(),
+                None => return Err(format!("authorization.{}: is required", key)),
+                Some(_) => return Err(format!("authorization.{}: must be a URL string", key)),
+            };
+            Url::parse(&text, loopback).ok_or_else(|| {
+                format!(
+                    "authorization.{}: must be an https URL without credentials, query or fragment{}",
+                    key,
+                    if loopback { " (or http to a literal loopback IP)" } else { "; http only to a literal loopback IP with allowInsecureLoopback: true" }
+                )
+            })
+        };
+        let resource = url("resource")?;
+        let issuer = url("issuer")?;
+        let introspection = url("introspectionEndpoint")?;
+        if resource.path != path {
+            return Err(format!(
+                "authorization.resource: its path must be the handler path ({})",
+                path
+            ));
+        }
+        if introspection.origin() != issuer.origin() {
+            return Err("authorization.introspectionEndpoint: must have the issuer's origin (scheme, host and port)".to_string());
+        }
+        let client_id = match o.get("clientId") {
+            Some(Value::String(s))
+                if !s.as_str().is_empty()
+                    && s.as_str().chars().count() <= MAX_CLIENT_CHARS
+                    && s.as_str().chars().all(|c| !c.is_control()) =>
+            {
+                s.as_str().into_owned()
+            }
+            _ => {
+                return Err(format!(
+                    "authorization.clientId: must be 1-{} characters without control characters",
+                    MAX_CLIENT_CHARS
+                ))
+            }
+        };
+        let (basic, secret) = match o.get("clientSecret") {
+            Some(Value::String(s)) => (Some(basic(&client_id, s.as_str().as_bytes())?), None),
+            Some(Value::Object(r)) => (None, Some(secret_ref(r, "authorization.clientSecret")?)),
+            _ => return Err(format!("authorization.clientSecret: must be the introspection client's secret (1-{} bytes) or a secret-store reference {{\"secretStore\", \"key\"}}", MAX_SECRET_BYTES)),
+        };
+        let scopes = scope_list(o.get("scopes"), "authorization.scopes")?;
+        if scopes.is_empty() {
+            return Err("authorization.scopes: must name at least one baseline scope".to_string());
+        }
+        let operations = operations(o.get("operations"), tools)?;
+        let backend = match o.get("backend") {
+            None => DEFAULT_BACKEND.to_string(),
+            Some(Value::String(s)) if crate::manifest::valid_name(&s.as_str()) => {
+                s.as_str().into_owned()
+            }
+            Some(_) => {
+                return Err("authorization.backend: must be a Fastly backend name (1-128 characters of A-Za-z0-9_.-)".to_string())
+            }
+        };
+        let entries = match tools {
+            Some(t) => list_entries(t.list_json()),
+            None => Vec::new(),
+        };
+        let mut metadata_path = METADATA_PREFIX.as_bytes().to_vec();
+        metadata_path.extend_from_slice(resource.path.as_bytes());
+        let metadata_url = format!("{}{}{}", resource.origin(), METADATA_PREFIX, resource.path);
+        let mut a = Authorization {
+            resource: resource.text,
+            issuer: issuer.text,
+            introspection_url: introspection.text,
+            backend,
+            client_id,
+            basic,
+            secret,
+            scopes,
+            operations,
+            metadata_path,
+            metadata: Vec::new(),
+            metadata_url,
+            entries,
+        };
+        a.metadata = a.metadata_document();
+        Ok(a)
+    }
+
+    /// The secret holding the introspection client's secret, while it is not installed.
+    pub fn secret(&self) -> Option<&SecretRef> {
+        self.secret.as_ref()
+    }
+
+    /// Installs the introspection client's secret read from the secret store. Until then every
+    /// MCP request is answered 500: a token is never accepted unverified.
+    pub fn set_secret(&mut self, secret: &[u8]) -> Result<(), ConfigError> {
+        if self.secret.is_none() {
+            return Err(
+                "authorization.clientSecret: no secret is waiting to be installed".to_string(),
+            );
+        }
+        self.basic = Some(basic(&self.client_id, secret)?);
+        self.secret = None;
+        Ok(())
+    }
+
+    pub fn is_metadata_path(&self, path: &[u8]) -> bool {
+        path == self.metadata_path.as_slice()
+    }
+
+    /// RFC 9728 protected-resource metadata: GET and HEAD, unauthenticated.
+    pub fn metadata_reply(&self, method: &[u8]) -> Reply {
+        if method != b"GET" && method != b"HEAD" {
+            let mut r = Reply::empty(405, Timing::Early);
+            for h in r.headers.iter_mut() {
+                if h.0 == "allow" {
+                    h.1 = Cow::Borrowed("GET, HEAD");
+                }
+            }
+            return r;
+        }
+        let mut r = Reply::json(200, Timing::Early);
+        if method == b"GET" {
+            r.body = self.metadata.clone();
+        }
+        r
+    }
+
+    fn metadata_document(&self) -> Vec<u8> {
+        let mut out = b"{\"resource\":".to_vec();
+        write::string(&mut out, &self.resource);
+        out.extend_from_slice(b",\"authorization_servers\":[");
+        write::string(&mut out, &self.issuer);
+        out.extend_from_slice(b"],\"scopes_supported\":");
+        string_array(&mut out, &self.scopes);
+        out.extend_from_slice(b",\"bearer_methods_supported\":[\"header\"]}");
+        out
+    }
+
+    /// The head phase, after the header checks: the token from `Authorization` only, then one
+    /// introspection effect. `remaining_ms` is what is left of the request's deadline.
+    pub fn admit(&self, head: &Head, remaining_ms: f64) -> Admission {
+        if matches!(head.query.as_deref(), Some(q) if query_has_token(q)) {
+            return Admission::Refuse(self.refuse(Denial::QueryToken));
+        }
+        let token = match head.get(Field::Authorization).map(bearer) {
+            None | Some(Bearer::None) => return Admission::Refuse(self.refuse(Denial::Missing)),
+            Some(Bearer::Malformed) => return Admission::Refuse(self.refuse(Denial::InvalidToken)),
+            Some(Bearer::Token(t)) => t,
+        };
+        let basic = match &self.basic {
+            Some(b) => b,
+            None => return Admission::Refuse(Reply::internal_error()),
+        };
+        let mut body = b"token=".to_vec();
+        form_encode(&mut body, token);
+        body.extend_from_slice(b"&token_type_hint=access_token");
+        let timeout = (INTROSPECTION_TIMEOUT_MS as f64).min(remaining_ms.floor().max(1.0)) as u64;
+        Admission::Introspect(Effect::Http(HttpEffect {
+            backend: self.backend.clone(),
+            method: HttpMethod::Post,
+            url: self.introspection_url.clone(),
+            headers: vec![
+                (
+                    "content-type",
+                    "application/x-www-form-urlencoded".to_string(),
+                ),
+                ("accept", "application/json".to_string()),
+                ("authorization", basic.clone()),
+            ],
+            body: Some(body),
+            max_bytes: INTROSPECTION_MAX_BYTES,
+            timeout_ms: timeout,
+        }))
+    }
+
+    /// Judges the introspection answer at wall-clock `now_ms`: a grant holding the baseline
+    /// scopes, or the refusal. A verifier that fails in any way is 503, never a pass.
+    pub fn judge(&self, answer: HttpAnswer<'_>, now_ms: f64) -> Result<Grant, Reply> {
+        let text = match effect::judge(answer, INTROSPECTION_MAX_BYTES) {
+            HttpVerdict::Text(t) => t,
+            _ => return Err(self.refuse(Denial::Unavailable)),
+        };
+        let doc = match json::parse(text.as_bytes(), INTROSPECTION_DEPTH) {
+            Ok(d) => d,
+            Err(_) => return Err(self.refuse(Denial::Unavailable)),
+        };
+        let claims = match doc.root() {
+            Value::Object(o) => o,
+            _ => return Err(self.refuse(Denial::Unavailable)),
+        };
+        let grant = match claims.get("active") {
+            Some(Value::Bool(true)) => self.claims(claims, now_ms),
+            Some(Value::Bool(false)) => None,
+            _ => return Err(self.refuse(Denial::Unavailable)),
+        };
+        let grant = grant.ok_or_else(|| self.refuse(Denial::InvalidToken))?;
+        if !grant.holds(&self.scopes) {
+            return Err(self.insufficient(&self.scopes));
+        }
+        Ok(grant)
+    }
+
+    /// The claims of an active token, checked exactly; `None` when any does not hold.
+    fn claims(&self, c: Object<'_>, now_ms: f64) -> Option<Grant> {
+        if !now_ms.is_finite() {
+            return None;
+        }
+        let iss = c.get("iss")?.as_string()?;
+        if !iss.eq_str(&self.issuer) {
+            return None;
+        }
+        let audience_ok = match c.get("aud")? {
+            Value::String(s) => s.eq_str(&self.resource),
+            Value::Array(a) => a
+                .iter()
+                .any(|v| matches!(v, Value::String(s) if s.eq_str(&self.resource))),
+            _ => false,
+        };
+        let exp = c.get("exp")?.as_number()?.as_safe_integer()?;
+        let expires_ms = exp as f64 * 1000.0;
+        let sub = c.get("sub")?.as_string()?;
+        let scope = c.get("scope")?.as_string()?.as_str().into_owned();
+        let nbf_ok = match c.get("nbf") {
+            None => true,
+            Some(v) => {
+                matches!(v.as_number().and_then(|n| n.as_safe_integer()), Some(n) if n as f64 * 1000.0 <= now_ms)
+            }
+        };
+        let type_ok = match c.get("token_type") {
+            None => true,
+            Some(Value::String(s)) => s.as_str().eq_ignore_ascii_case("bearer"),
+            Some(_) => false,
+        };
+        let ok = audience_ok
+            && expires_ms > now_ms
+            && !sub.as_str().is_empty()
+            && nbf_ok
+            && type_ok
+            && !scope.starts_with(' ')
+            && !scope.ends_with(' ')
+            && !scope.contains("  ");
+        ok.then(|| Grant {
+            scopes: scope
+                .split(' ')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+            expires_ms,
+        })
+    }
+
+    /// Right before dispatch: the token must still be valid, and a `tools/call` must name an
+    /// operation the policy maps and the grant covers.
+    pub fn permit(
+        &self,
+        grant: &Grant,
+        method: &str,
+        params: Option<&Object<'_>>,
+        now_ms: f64,
+    ) -> Result<(), Reply> {
+        // NaN (no wall clock) fails closed.
+        if grant.expires_ms.partial_cmp(&now_ms) != Some(std::cmp::Ordering::Greater) {
+            return Err(self.refuse_after_body(Denial::InvalidToken));
+        }
+        if method != "tools/call" {
+            return Ok(());
+        }
+        let name = match params.and_then(|p| p.get("name")) {
+            Some(Value::String(s)) => s.as_str(),
+            // Malformed params are the method's own -32602; nothing runs either way.
+            _ => return Ok(()),
+        };
+        match self.required(&name) {
+            None => Err(self.refuse_after_body(Denial::Unpermitted)),
+            Some(needed) if grant.holds(&needed) => Ok(()),
+            Some(needed) => {
+                let mut r = self.insufficient(&needed);
+                r.close = false;
+                Err(r)
+            }
+        }
+    }
+
+    /// The baseline plus the operation's own scopes; `None` for an unmapped operation.
+    fn required(&self, op: &str) -> Option<Vec<String>> {
+        let i = self
+            .operations
+            .binary_search_by(|(n, _)| n.as_str().cmp(op))
+            .ok()?;
+        let mut needed = self.scopes.clone();
+        for s in &self.operations[i].1 {
+            if !needed.contains(s) {
+                needed.push(s.clone());
+            }
+        }
+        Some(needed)
+    }
+
+    /// The `tools/list` array for this grant: the permitted operations only, in list order.
+    pub fn tools_array(&self, grant: &Grant) -> Vec<u8> {
+        let mut out = b"[".to_vec();
+        for (name, entry) in &self.entries {
+            if matches!(self.required(name), Some(n) if grant.holds(&n)) {
+                if out.len() > 1 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(entry);
+            }
+        }
+        out.push(b']');
+        out
+    }
+
+    fn insufficient(&self, needed: &[String]) -> Reply {
+        let scope = needed.join(" ");
+        let challenge = format!(
+            "Bearer error=\"insufficient_scope\", scope=\"{}\", resource_metadata=\"{}\", error_description=\"{}\"",
+            scope, self.metadata_url, INSUFFICIENT
+        );
+        oauth_reply(403, "insufficient_scope", INSUFFICIENT, Some(challenge))
+    }
+
+    fn refuse_after_body(&self, d: Denial) -> Reply {
+        let mut r = self.refuse(d);
+        r.close = false;
+        r
+    }
+
+    fn refuse(&self, d: Denial) -> Reply {
+        let baseline = self.scopes.join(" ");
+        match d {
+            Denial::Missing => {
+                let challenge = format!(
+                    "Bearer resource_metadata=\"{}\", scope=\"{}\"",
+                    self.metadata_url, baseline
+                );
+                let mut r = Reply::json(401, Timing::Early);
+                r.headers.push(("www-authenticate", Cow::Owned(challenge)));
+                r.body = format!("{{\"error_description\":\"{}\"}}", MISSING).into_bytes();
+                r
+            }
+            Denial::InvalidToken => {
+                let challenge = format!(
+                    "Bearer error=\"invalid_token\", resource_metadata=\"{}\", scope=\"{}\", error_description=\"{}\"",
+                    self.metadata_url, baseline, INVALID
+                );
+                oauth_reply(401, "invalid_token", INVALID, Some(challenge))
+            }
+            Denial::QueryToken => {
+                let challenge = format!(
+                    "Bearer error=\"invalid_request\", resource_metadata=\"{}\", error_description=\"{}\"",
+                    self.metadata_url, QUERY
+                );
+                oauth_reply(400, "invalid_request", QUERY, Some(challenge))
+            }
+            Denial::Unavailable => oauth_reply(503, "temporarily_unavailable", UNAVAILABLE, None),
+            Denial::Unpermitted => oauth_reply(403, "access_denied", UNPERMITTED, None),
+        }
+    }
+}
+
+const MISSING: &str = "A bearer token is required";
+const INVALID: &str = "The access token is invalid or expired";
+const QUERY: &str = "The access token must be sent in the Authorization header";
+const UNAVAILABLE: &str = "The access token could not be verified; try again later";
+const UNPERMITTED: &str = "This operation is not permitted";
+const INSUFFICIENT: &str = "The access token lacks a required scope";
+
+/// `{"error":…,"error_description":…}` (RFC 6750 §3 codes), early: the body is not read.
+fn oauth_reply(status: u16, error: &str, description: &str, challenge: Option<String>) -> Reply {
+    let mut r = Reply::json(status, Timing::Early);
+    if let Some(c) = challenge {
+        r.headers.push(("www-authenticate", Cow::Owned(c)));
+    }
+    r.body = format!(
+        "{{\"error\":\"{}\",\"error_description\":\"{}\"}}",
+        error, description
+    )
+    .into_bytes();
+    r
+}
+
+enum Bearer<'a> {
+    /// No credentials for this scheme (RFC 6750 §3.1: the challenge then names no error).
+    None,
+    Malformed,
+    Token(&'a [u8]),
+}
+
+fn bearer(value: &[u8]) -> Bearer<'_> {
+    let (scheme, rest) = match value.iter().position(|&b| b == b' ') {
+        Some(i) => (&value[..i], &value[i + 1..]),
+        None => (value, &b""[..]),
+    };
+    if !scheme.eq_ignore_ascii_case(b"bearer") {
+        return Bearer::None;
+    }
+    let token = match rest.iter().position(|&b| b != b' ') {
+        Some(i) => &rest[i..],
+        None => return Bearer::Malformed,
+    };
+    if token.len() > MAX_TOKEN_CHARS || !is_b64token(token) {
+        return Bearer::Malformed;
+    }
+    Bearer::Token(token)
+}
+
+/// RFC 6750 `b64token`: the only characters a bearer token may have, so it can never break the
+/// header or the form it travels in.
+pub fn is_b64token(t: &[u8]) -> bool {
+    let end = t.iter().rposition(|&b| b != b'=').map_or(0, |i| i + 1);
+    end > 0
+        && t[..end]
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+}
+
+/// RFC 6750 §2.3: an `access_token` query parameter (percent-encoded spellings included).
+fn query_has_token(q: &[u8]) -> bool {
+    q.split(|&b| b == b'&').any(|pair| {
+        let name = pair.split(|&b| b == b'=').next().unwrap_or(b"");
+        percent_decoded(name).eq_ignore_ascii_case(b"access_token")
+    })
+}
+
+fn percent_decoded(s: &[u8]) -> Vec<u8> {
+    let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+    let mut out = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        match (
+            s[i],
+            s.get(i + 1).and_then(|&b| hex(b)),
+            s.get(i + 2).and_then(|&b| hex(b)),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push(h << 4 | l);
+                i += 3;
+            }
+            (b'+', _, _) => {
+                out.push(b' ');
+                i += 1;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// `application/x-www-form-urlencoded` (the form RFC 6749 §2.3.1 also applies to Basic credentials).
+fn form_encode(out: &mut Vec<u8>, s: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for &b in s {
+        if b.is_ascii_alphanumeric() || b"*-._".contains(&b) {
+            out.push(b);
+        } else if b == b' ' {
+            out.push(b'+');
+        } else {
+            out.extend_from_slice(&[b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+        }
+    }
+}
+
+/// `Basic base64(form(id):form(secret))`, client_secret_basic. The secret is never shown.
+fn basic(client_id: &str, secret: &[u8]) -> Result<String, ConfigError> {
+    if secret.is_empty() || secret.len() > MAX_SECRET_BYTES || std::str::from_utf8(secret).is_err()
+    {
+        return Err(format!(
+            "authorization.clientSecret: must be 1-{} bytes of text",
+            MAX_SECRET_BYTES
+        ));
+    }
+    let mut pair = Vec::new();
+    form_encode(&mut pair, client_id.as_bytes());
+    pair.push(b':');
+    form_encode(&mut pair, secret);
+    Ok(format!("Basic {}", base64::encode(&pair)))
+}
+
+/// RFC 6749 §3.3 `scope-token`.
+fn valid_scope(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= MAX_SCOPE_CHARS
+        && s.bytes()
+            .all(|b| b == 0x21 || (0x23..=0x5b).contains(&b) || (0x5d..=0x7e).contains(&b))
+}
+
+fn scope_list(v: Option<Value<'_>>, option: &str) -> Result<Vec<String>, ConfigError> {
+    let rule = || {
+        format!(
+            "{}: must be an array of at most {} distinct scope tokens (RFC 6749 §3.3)",
+            option, MAX_SCOPES
+        )
+    };
+    let arr = match v {
+        Some(Value::Array(a)) if a.len() <= MAX_SCOPES => a,
+        _ => return Err(rule()),
+    };
+    let mut out: Vec<String> = Vec::with_capacity(arr.len());
+    for (i, item) in arr.iter().enumerate() {
+        match item {
+            Value::String(s) if valid_scope(&s.as_str()) && !out.iter().any(|o| s.eq_str(o)) => {
+                out.push(s.as_str().into_owned())
+            }
+            _ => {
+                return Err(format!(
+                    "{}[{}]: must be a scope token (RFC 6749 §3.3) not listed before",
+                    option, i
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn operations(
+    v: Option<Value<'_>>,
+    tools: Option<&Tools>,
+) -> Result<Vec<(String, Vec<String>)>, ConfigError> {
+    let o = match v {
+        None => return Ok(Vec::new()),
+        Some(Value::Object(o)) => o,
+        Some(_) => return Err(
+            "authorization.operations: must be an object mapping tool names to their extra scopes"
+                .to_string(),
+        ),
+    };
+    let mut out: Vec<(String, Vec<String>)> = Vec::with_capacity(o.len());
+    for (name, scopes) in o.iter() {
+        let name = name.as_str().into_owned();
+        let option = match crate::manifest::valid_name(&name) {
+            true => format!("authorization.operations[\"{}\"]", name),
+            false => "authorization.operations".to_string(),
+        };
+        if !matches!(tools, Some(t) if t.find(&name).is_some()) {
+            return Err(format!("{}: names no configured tool", option));
+        }
+        out.push((name, scope_list(Some(scopes), &option)?));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+/// Each tool entry of the prebuilt list, re-serialized, with its name.
+fn list_entries(list: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let doc = match json::parse(list, crate::manifest::LIST_DEPTH) {
+        Ok(d) => d,
+        Err(_) => return Vec::new(),
+    };
+    let arr = match doc.root().as_array() {
+        Some(a) => a,
+        None => return Vec::new(),
+    };
+    arr.iter()
+        .filter_map(|t| {
+            let name = t
+                .as_object()?
+                .get("name")?
+                .as_string()?
+                .as_str()
+                .into_owned();
+            let mut entry = Vec::new();
+            write::value(&mut entry, t);
+            Some((name, entry))
+        })
+        .collect()
+}
+
+fn string_array(out: &mut Vec<u8>, items: &[String]) {
+    out.push(b'[');
+    for (i, s) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write::string(out, s);
+    }
+    out.push(b']');
+}
+
+/// An absolute URL as this option admits it: https (or loopback-IP http when allowed), no
+/// credentials, query or fragment, visible ASCII only.
+struct Url {
+    text: String,
+    scheme_len: usize,
+    authority_end: usize,
+    path: String,
+}
+
+impl Url {
+    fn parse(text: &str, loopback: bool) -> Option<Url> {
+        if text.len() > MAX_URL_BYTES
+            || !text.bytes().all(|b| b > 0x20 && b < 0x7f)
+            || text.contains(['@', '?', '#'])
+        {
+            return None;
+        }
+        let (scheme_len, rest) = if let Some(r) = text.strip_prefix("https://") {
+            (5, r)
+        } else if let Some(r) = text.strip_prefix("http://") {
+            (4, r)
+        } else {
+            return None;
+        };
+        let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
+        if authority.is_empty() || authority.bytes().any(|b| b.is_ascii_uppercase()) {
+            return None;
+        }
+        let (host, port) = match authority.strip_prefix('[') {
+            Some(v6) => {
+                let close = v6.find(']')?;
+                (&v6[..close], &v6[close + 1..])
+            }
+            None => match authority.find(':') {
+                Some(i) => (&authority[..i], &authority[i..]),
+                None => (authority, ""),
+            },
+        };
+        let port_ok = port.is_empty()
+            || matches!(port.strip_prefix(':'), Some(p) if !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()));
+        if host.is_empty() || !port_ok {
+            return None;
+        }
+        if scheme_len == 4 && !(loopback && is_loopback_ip(host)) {
+            return None;
+        }
+        let authority_end = scheme_len + 3 + authority.len();
+        Some(Url {
+            path: text[authority_end..].to_string(),
+            text: text.to_string(),
+            scheme_len,
+            authority_end,
+        })
+    }
+
+    /// `scheme://authority`, compared exactly.
+    fn origin(&self) -> &str {
+        debug_assert!(self.scheme_len == 4 || self.scheme_len == 5);
+        &self.text[..self.authority_end]
+    }
+}
+
+/// `127.0.0.0/8` in dotted-decimal, or `::1`: a literal, never a name that could resolve elsewhere.
+fn is_loopback_ip(host: &str) -> bool {
+    if host == "::1" {
+        return true;
+    }
+    let parts: Vec<&str> = host.split('.').collect();
+    parts.len() == 4
+        && parts[0] == "127"
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.len() <= 3
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && matches!(p.parse::<u16>(), Ok(n) if n <= 255)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::effect::HttpFailure;
+    use crate::engine::{Action, Engine, Request};
+
+    const NOW_S: i64 = 1_780_000_000;
+    const SECRET: &str = "rs-s3cret+/=";
+    const TOKEN: &str = "tok.EN-123_~+/=";
+
+    fn options(extra: &str) -> String {
+        format!(
+            r#"{{"tools":{},"authorization":{{"resource":"https://mcp.example/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example/introspect","clientId":"rs client","clientSecret":"{}","scopes":["mcp:access"],"operations":{{"status":[],"remote":["notes:write"]}}{}}}}}"#,
+            crate::tools::tests::manifest(),
+            SECRET,
+            extra
+        )
+    }
+
+    fn engine() -> Engine {
+        Engine::new(options("").as_bytes()).unwrap()
+    }
+
+    fn config_err(authorization: &str) -> String {
+        let text = format!(
+            r#"{{"tools":{},"authorization":{}}}"#,
+            crate::tools::tests::manifest(),
+            authorization
+        );
+        match Engine::new(text.as_bytes()) {
+            Err(e) => e,
+            Ok(_) => panic!("accepted: {}", authorization),
+        }
+    }
+
+    fn headers<'a>(auth: Option<&'a str>, method: &'a str) -> Vec<(&'a str, &'a str)> {
+        let mut h = vec![
+            ("accept", "application/json, text/event-stream"),
+            ("content-type", "application/json"),
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", method),
+        ];
+        if let Some(a) = auth {
+            h.push(("authorization", a));
+        }
+        h
+    }
+
+    fn start(e: &Engine, target: &str, auth: Option<&str>) -> (Request, Action) {
+        let mut r = e.request_at(0.0, NOW_S as f64 * 1000.0);
+        let a = r.head(b"POST", target.as_bytes(), headers(auth, "tools/list"), 0.0);
+        (r, a)
+    }
+
+    fn claims(extra: &str) -> String {
+        format!(
+            r#"{{"active":true,"iss":"https://id.example","aud":["x","https://mcp.example/mcp"],"exp":{},"sub":"u1","scope":"mcp:access notes:read"{}}}"#,
+            NOW_S + 60,
+            extra
+        )
+    }
+
+    fn header<'a>(r: &'a Reply, name: &str) -> Option<&'a str> {
+        r.headers.iter().find(|h| h.0 == name).map(|h| h.1.as_ref())
+    }
+
+    fn body(r: &Reply) -> &str {
+        std::str::from_utf8(&r.body).unwrap()
+    }
+
+    const METADATA: &str = "https://mcp.example/.well-known/oauth-protected-resource/mcp";
+
+    #[test]
+    fn configuration_refusals_name_the_option() {
+        let base = r#""resource":"https://mcp.example/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"]"#;
+        let rows: &[(&str, &str)] = &[
+            (
+                r#"{"resource":"http://mcp.example/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"]}"#,
+                "authorization.resource: must be an https URL",
+            ),
+            (
+                r#"{"resource":"http://127.0.0.1/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"]}"#,
+                "allowInsecureLoopback: true",
+            ),
+            (
+                r#"{"resource":"http://localhost/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"],"allowInsecureLoopback":true}"#,
+                "authorization.resource: must be an https URL",
+            ),
+            (
+                r#"{"resource":"https://mcp.example/other","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"]}"#,
+                "authorization.resource: its path must be the handler path (/mcp)",
+            ),
+            (
+                r#"{"resource":"https://mcp.example/mcp","issuer":"https://id.example","introspectionEndpoint":"https://other.example/i","clientId":"c","clientSecret":"s","scopes":["a"]}"#,
+                "authorization.introspectionEndpoint: must have the issuer's origin",
+            ),
+            (
+                r#"{"resource":"https://mcp.example/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example:8443/i","clientId":"c","clientSecret":"s","scopes":["a"]}"#,
+                "authorization.introspectionEndpoint: must have the issuer's origin",
+            ),
+            (
+                r#"{"resource":"https://mcp.example/mcp?x","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"]}"#,
+                "authorization.resource: must be an https URL",
+            ),
+            (
+                r#"{"resource":"https://u:p@mcp.example/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"]}"#,
+                "authorization.resource: must be an https URL",
+            ),
+            (
+                &format!(
+                    "{{{}}}",
+                    base.replace(r#","scopes":["a"]"#, r#","scopes":[]"#)
+                ),
+                "authorization.scopes: must name at least one baseline scope",
+            ),
+            (
+                &format!(
+                    "{{{}}}",
+                    base.replace(r#","scopes":["a"]"#, r#","scopes":["a b"]"#)
+                ),
+                "authorization.scopes[0]: must be a scope token",
+            ),
+            (
+                &format!(
+                    "{{{}}}",
+                    base.replace(r#","scopes":["a"]"#, r#","scopes":["a","a"]"#)
+                ),
+                "authorization.scopes[1]: must be a scope token (RFC 6749 §3.3) not listed before",
+            ),
+            (
+                &format!("{{{}}}", base.replace(r#","scopes":["a"]"#, "")),
+                "authorization.scopes: must be an array",
+            ),
+            (
+                &format!("{{{}}}", base.replace(r#""clientSecret":"s","#, "")),
+                "authorization.clientSecret: must be",
+            ),
+            (
+                &format!(
+                    "{{{}}}",
+                    base.replace(r#""clientSecret":"s","#, r#""clientSecret":"","#)
+                ),
+                "authorization.clientSecret: must be 1-1024 bytes of text",
+            ),
+            (
+                &format!(
+                    "{{{}}}",
+                    base.replace(r#""clientId":"c","#, r#""clientId":"","#)
+                ),
+                "authorization.clientId: must be 1-256 characters",
+            ),
+            (
+                &format!("{{{},\"operations\":{{\"nope\":[]}}}}", base),
+                "authorization.operations[\"nope\"]: names no configured tool",
+            ),
+            (
+                &format!("{{{},\"operations\":{{\"status\":\"a\"}}}}", base),
+                "authorization.operations[\"status\"]: must be an array",
+            ),
+            (
+                &format!("{{{},\"operations\":[]}}", base),
+                "authorization.operations: must be an object",
+            ),
+            (
+                &format!("{{{},\"allowInsecureLoopback\":1}}", base),
+                "authorization.allowInsecureLoopback: must be a boolean",
+            ),
+            (
+                &format!("{{{},\"backend\":\"a b\"}}", base),
+                "authorization.backend: must be a Fastly backend name",
+            ),
+            (
+                &format!("{{{},\"extra\":1}}", base),
+                "authorization: unknown key \"extra\"",
+            ),
+            (
+                &format!(
+                    "{{{}}}",
+                    base.replace(r#""issuer":"https://id.example","#, "")
+                ),
+                "authorization.issuer: is required",
+            ),
+            ("[]", "authorization: must be an object"),
+        ];
+        for (auth, expected) in rows {
+            let e = config_err(auth);
+            assert!(
+                e.starts_with(expected) || e.contains(expected),
+                "{} → {}",
+                auth,
+                e
+            );
+            assert!(!e.contains("id.example") && !e.contains("\"s\""), "{}", e);
+        }
+        let card = format!(
+            r#"{{"tools":{},"serverCard":true,"authorization":{{{}}}}}"#,
+            crate::tools::tests::manifest(),
+            base
+        );
+        assert!(Engine::new(card.as_bytes())
+            .err()
+            .unwrap()
+            .starts_with("serverCard:"));
+        // Literal loopback IPs pass with the flag, for a v4 and a v6 host.
+        for host in ["127.0.0.1:8080", "[::1]:9"] {
+            let ok = format!(
+                r#"{{"tools":{},"authorization":{{"resource":"http://{h}/mcp","issuer":"http://{h}","introspectionEndpoint":"http://{h}/i","clientId":"c","clientSecret":"s","scopes":["a"],"allowInsecureLoopback":true}}}}"#,
+                crate::tools::tests::manifest(),
+                h = host
+            );
+            assert!(Engine::new(ok.as_bytes()).is_ok(), "{}", host);
+        }
+    }
+
+    #[test]
+    fn metadata_is_served_unauthenticated_with_the_exact_resource() {
+        let e = engine();
+        let mut r = e.request_at(0.0, 0.0);
+        assert_eq!(
+            r.head(
+                b"GET",
+                b"/.well-known/oauth-protected-resource/mcp",
+                headers(None, "x"),
+                0.0
+            ),
+            Action::Respond
+        );
+        let reply = r.reply().unwrap();
+        assert_eq!(reply.status, 200);
+        assert_eq!(
+            body(reply),
+            r#"{"resource":"https://mcp.example/mcp","authorization_servers":["https://id.example"],"scopes_supported":["mcp:access"],"bearer_methods_supported":["header"]}"#
+        );
+        assert_eq!(header(reply, "cache-control"), Some("no-store"));
+        let mut r = e.request_at(0.0, 0.0);
+        r.head(
+            b"HEAD",
+            b"/.well-known/oauth-protected-resource/mcp",
+            headers(None, "x"),
+            0.0,
+        );
+        assert_eq!(
+            (r.reply().unwrap().status, r.reply().unwrap().body.len()),
+            (200, 0)
+        );
+        let mut r = e.request_at(0.0, 0.0);
+        r.head(
+            b"POST",
+            b"/.well-known/oauth-protected-resource/mcp",
+            headers(None, "x"),
+            0.0,
+        );
+        assert_eq!(r.reply().unwrap().status, 405);
+        assert_eq!(header(r.reply().unwrap(), "allow"), Some("GET, HEAD"));
+        assert!(!body(r.reply().unwrap()).contains(SECRET));
+    }
+
+    #[test]
+    fn head_phase_refusals_come_before_any_introspection() {
+        let e = engine();
+        let rows: &[(&str, Option<&str>, u16, Option<&str>)] = &[
+            (
+                "/mcp",
+                None,
+                401,
+                Some(&*format!(
+                    r#"Bearer resource_metadata="{}", scope="mcp:access""#,
+                    METADATA
+                )),
+            ),
+            (
+                "/mcp",
+                Some("Basic YTpi"),
+                401,
+                Some(&*format!(
+                    r#"Bearer resource_metadata="{}", scope="mcp:access""#,
+                    METADATA
+                )),
+            ),
+            ("/mcp", Some("Bearer"), 401, None),
+            ("/mcp", Some("Bearer a b"), 401, None),
+            ("/mcp", Some("Bearer a\"b"), 401, None),
+            ("/mcp?access_token=abc", Some("Bearer abc"), 400, None),
+            ("/mcp?x=1&access%5Ftoken=abc", None, 400, None),
+        ];
+        for (target, auth, status, challenge) in rows {
+            let (r, a) = start(&e, target, *auth);
+            assert_eq!(a, Action::Respond, "{} {:?}", target, auth);
+            let reply = r.reply().unwrap();
+            assert_eq!(reply.status, *status, "{} {:?}", target, auth);
+            assert!(reply.close);
+            let www = header(reply, "www-authenticate").unwrap();
+            if let Some(c) = challenge {
+                assert_eq!(www, *c);
+            }
+            match status {
+                400 => assert!(www.starts_with("Bearer error=\"invalid_request\"")),
+                _ if matches!(auth, Some(a) if a.starts_with("Bearer")) => {
+                    assert!(www.starts_with("Bearer error=\"invalid_token\""))
+                }
+                _ => {}
+            }
+            assert!(r.effect().is_none());
+        }
+        let long = format!("Bearer {}", "a".repeat(MAX_TOKEN_CHARS + 1));
+        let (r, _) = start(&e, "/mcp", Some(&long));
+        assert_eq!(r.reply().unwrap().status, 401);
+        let at = format!("Bearer {}", "a".repeat(MAX_TOKEN_CHARS));
+        assert_eq!(start(&e, "/mcp", Some(&at)).1, Action::Perform);
+        // The header checks run first: a wrong Accept is 406 whatever the token.
+        let mut r = e.request_at(0.0, 0.0);
+        let mut h = headers(None, "tools/list");
+        h[0].1 = "application/json";
+        assert_eq!(r.head(b"POST", b"/mcp", h, 0.0), Action::Respond);
+        assert_eq!(r.reply().unwrap().status, 406);
+    }
+
+    #[test]
+    fn introspection_is_one_form_post_with_client_secret_basic() {
+        let e = engine();
+        let (r, a) = start(&e, "/mcp", Some(&format!("bearer  {}", TOKEN)));
+        assert_eq!(a, Action::Perform);
+        let h = match r.effect() {
+            Some(Effect::Http(h)) => h.clone(),
+            _ => panic!("expected introspection"),
+        };
+        assert_eq!(
+            (h.method, h.url.as_str(), h.backend.as_str()),
+            (
+                HttpMethod::Post,
+                "https://id.example/introspect",
+                DEFAULT_BACKEND
+            )
+        );
+        assert_eq!(
+            String::from_utf8(h.body.unwrap()).unwrap(),
+            "token=tok.EN-123_%7E%2B%2F%3D&token_type_hint=access_token"
+        );
+        let basic = base64::encode(b"rs+client:rs-s3cret%2B%2F%3D");
+        assert_eq!(
+            h.headers,
+            vec![
+                (
+                    "content-type",
+                    "application/x-www-form-urlencoded".to_string()
+                ),
+                ("accept", "application/json".to_string()),
+                ("authorization", format!("Basic {}", basic)),
+            ]
+        );
+        assert_eq!(
+            (h.max_bytes, h.timeout_ms),
+            (INTROSPECTION_MAX_BYTES, INTROSPECTION_TIMEOUT_MS)
+        );
+        // Less than three seconds left: the wait is what is left.
+        let mut r = e.request_at(0.0, 0.0);
+        r.head(
+            b"POST",
+            b"/mcp",
+            headers(Some("Bearer t"), "tools/list"),
+            8_500.0,
+        );
+        assert_eq!(r.effect().unwrap().timeout_ms(), 1_500);
+    }
+
+    fn introspected(e: &Engine, answer: HttpAnswer<'_>) -> (Request, Action) {
+        let (mut r, a) = start(e, "/mcp", Some("Bearer t"));
+        assert_eq!(a, Action::Perform);
+        let a = r.answer_http(answer, 5.0);
+        (r, a)
+    }
+
+    #[test]
+    fn every_claim_is_checked_and_every_verifier_failure_is_503() {
+        let e = engine();
+        let ok = claims("");
+        let rows: Vec<(String, u16)> = vec![
+            (ok.clone(), 0),
+            (claims(r#","nbf":1780000000,"token_type":"Bearer""#), 0),
+            (
+                ok.replace(
+                    r#""aud":["x","https://mcp.example/mcp"]"#,
+                    r#""aud":"https://mcp.example/mcp""#,
+                ),
+                0,
+            ),
+            (r#"{"active":false}"#.to_string(), 401),
+            (ok.replace("https://id.example", "https://id.example/"), 401),
+            (
+                ok.replace(
+                    r#"["x","https://mcp.example/mcp"]"#,
+                    r#"["https://mcp.example/mcp/"]"#,
+                ),
+                401,
+            ),
+            (
+                ok.replace(r#""aud":["x","https://mcp.example/mcp"],"#, ""),
+                401,
+            ),
+            (
+                ok.replace(&(NOW_S + 60).to_string(), &NOW_S.to_string()),
+                401,
+            ),
+            (
+                ok.replace(&(NOW_S + 60).to_string(), &format!("{}.5", NOW_S + 60)),
+                401,
+            ),
+            (ok.replace(r#""sub":"u1""#, r#""sub":"""#), 401),
+            (ok.replace(r#","sub":"u1""#, ""), 401),
+            (
+                ok.replace(
+                    r#""scope":"mcp:access notes:read""#,
+                    r#""scope":["mcp:access"]"#,
+                ),
+                401,
+            ),
+            (
+                ok.replace("mcp:access notes:read", "mcp:access  notes:read"),
+                401,
+            ),
+            (claims(r#","nbf":1780000001"#), 401),
+            (claims(r#","token_type":"DPoP""#), 401),
+            (ok.replace("mcp:access notes:read", "notes:read"), 403),
+            (r#"{"active":"true"}"#.to_string(), 503),
+            ("[]".to_string(), 503),
+            ("not json".to_string(), 503),
+            (
+                format!(
+                    r#"{{"active":true,"x":{}}}"#,
+                    "[".repeat(8) + &"]".repeat(8)
+                ),
+                503,
+            ),
+        ];
+        for (text, status) in rows {
+            let (r, a) = introspected(
+                &e,
+                HttpAnswer::Response {
+                    status: 200,
+                    body: text.as_bytes(),
+                },
+            );
+            if status == 0 {
+                assert_eq!(a, Action::Continue, "{}", text);
+                continue;
+            }
+            assert_eq!(a, Action::Respond, "{}", text);
+            let reply = r.reply().unwrap();
+            assert_eq!(reply.status, status, "{}", text);
+            assert!(!body(reply).contains("u1") && !body(reply).contains("id.example"));
+            match status {
+                401 => assert!(header(reply, "www-authenticate")
+                    .unwrap()
+                    .starts_with("Bearer error=\"invalid_token\"")),
+                403 => assert_eq!(
+                    header(reply, "www-authenticate").unwrap(),
+                    format!(
+                        r#"Bearer error="insufficient_scope", scope="mcp:access", resource_metadata="{}", error_description="{}""#,
+                        METADATA, INSUFFICIENT
+                    )
+                ),
+                _ => assert_eq!(
+                    body(reply),
+                    format!(
+                        r#"{{"error":"temporarily_unavailable","error_description":"{}"}}"#,
+                        UNAVAILABLE
+                    )
+                ),
+            }
+        }
+        let big = format!(
+            r#"{{"active":true,"pad":"{}"}}"#,
+            "x".repeat(INTROSPECTION_MAX_BYTES)
+        );
+        for answer in [
+            HttpAnswer::Response {
+                status: 302,
+                body: b"",
+            },
+            HttpAnswer::Response {
+                status: 500,
+                body: ok.as_bytes(),
+            },
+            HttpAnswer::Response {
+                status: 200,
+                body: big.as_bytes(),
+            },
+            HttpAnswer::Failed(HttpFailure::Unreachable),
+            HttpAnswer::Failed(HttpFailure::TimedOut),
+        ] {
+            let (r, _) = introspected(&e, answer);
+            assert_eq!(r.reply().unwrap().status, 503);
+        }
+        // The deadline passing during introspection is 408, not 503.
+        let (mut r, _) = start(&e, "/mcp", Some("Bearer t"));
+        assert_eq!(
+            r.answer_http(
+                HttpAnswer::Response {
+                    status: 200,
+                    body: ok.as_bytes()
+                },
+                10_000.0
+            ),
+            Action::Respond
+        );
+        assert_eq!(r.reply().unwrap().status, 408);
+        let (mut r, _) = start(&e, "/mcp", Some("Bearer t"));
+        assert_eq!(r.abort(1.0), Action::Respond);
+        assert_eq!(r.reply().unwrap().status, 408);
+    }
+
+    /// One request through the whole flow; `inner` is the params members before `_meta`.
+    fn call(e: &Engine, method: &str, inner: &str, scope: &str, exp: i64, at: f64) -> Reply {
+        let mut r = e.request_at(0.0, NOW_S as f64 * 1000.0);
+        let mut h = headers(Some("Bearer t"), method);
+        if method == "tools/call" {
+            h.push(("mcp-name", inner.split('"').nth(3).unwrap()));
+        }
+        assert_eq!(r.head(b"POST", b"/mcp", h, 0.0), Action::Perform);
+        let c = claims("")
+            .replace("mcp:access notes:read", scope)
+            .replace(&(NOW_S + 60).to_string(), &exp.to_string());
+        assert_eq!(
+            r.answer_http(
+                HttpAnswer::Response {
+                    status: 200,
+                    body: c.as_bytes()
+                },
+                1.0
+            ),
+            Action::Continue
+        );
+        let sep = if inner.is_empty() { "" } else { "," };
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":3,"method":"{}","params":{{{}{}"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#,
+            method, inner, sep
+        );
+        assert_eq!(r.body(body.as_bytes(), at), Action::Continue);
+        r.end(at);
+        r.reply()
+            .cloned()
+            .unwrap_or_else(|| Reply::empty(0, Timing::Early))
+    }
+
+    fn tool_names(list: &Reply) -> Vec<String> {
+        let b = body(list);
+        let tools = &b[b.find(r#""tools":["#).unwrap()..b.find(r#"],"ttlMs""#).unwrap()];
+        tools
+            .split(r#""name":""#)
+            .skip(1)
+            .map(|s| s[..s.find('"').unwrap()].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_policy_is_applied_after_the_body_and_lists_show_what_it_permits() {
+        let e = engine();
+        let list = call(&e, "tools/list", "", "mcp:access", NOW_S + 60, 2.0);
+        assert_eq!(list.status, 200);
+        let names = tool_names(&list);
+        assert_eq!(names, ["status"]);
+        let list = call(
+            &e,
+            "tools/list",
+            "",
+            "mcp:access notes:write",
+            NOW_S + 60,
+            2.0,
+        );
+        let names = tool_names(&list);
+        assert_eq!(names, ["status", "remote"]);
+
+        let ok = call(
+            &e,
+            "tools/call",
+            r#""name":"status","arguments":{}"#,
+            "mcp:access",
+            NOW_S + 60,
+            2.0,
+        );
+        assert_eq!(ok.status, 200, "{}", body(&ok));
+        let short = call(
+            &e,
+            "tools/call",
+            r#""name":"remote","arguments":{"s":"a"}"#,
+            "mcp:access",
+            NOW_S + 60,
+            2.0,
+        );
+        assert_eq!(short.status, 403);
+        assert!(!short.close);
+        assert_eq!(
+            header(&short, "www-authenticate").unwrap(),
+            format!(
+                r#"Bearer error="insufficient_scope", scope="mcp:access notes:write", resource_metadata="{}", error_description="{}""#,
+                METADATA, INSUFFICIENT
+            )
+        );
+        // A mapped call with the scopes is performed (its effect is the backend call).
+        let mut r = e.request_at(0.0, NOW_S as f64 * 1000.0);
+        let mut h = headers(Some("Bearer t"), "tools/call");
+        h.push(("mcp-name", "remote"));
+        r.head(b"POST", b"/mcp", h, 0.0);
+        let c = claims("").replace("notes:read", "notes:write");
+        r.answer_http(
+            HttpAnswer::Response {
+                status: 200,
+                body: c.as_bytes(),
+            },
+            1.0,
+        );
+        r.body(br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"remote","arguments":{"s":"a"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#, 2.0);
+        assert_eq!(r.end(2.0), Action::Perform);
+        assert!(
+            matches!(r.effect(), Some(Effect::Http(h)) if h.url == "https://api.example/v1/echo")
+        );
+
+        for name in ["echo", "unknown"] {
+            let denied = call(
+                &e,
+                "tools/call",
+                &format!(r#""name":"{}","arguments":{{}}"#, name),
+                "mcp:access notes:write",
+                NOW_S + 60,
+                2.0,
+            );
+            assert_eq!(denied.status, 403, "{}", name);
+            assert_eq!(
+                body(&denied),
+                format!(
+                    r#"{{"error":"access_denied","error_description":"{}"}}"#,
+                    UNPERMITTED
+                )
+            );
+        }
+        // Expiry is checked again before dispatch: the token expired while the body arrived.
+        let late = call(
+            &e,
+            "tools/call",
+            r#""name":"status","arguments":{}"#,
+            "mcp:access",
+            NOW_S + 1,
+            1_500.0,
+        );
+        assert_eq!(late.status, 401);
+        assert!(header(&late, "www-authenticate")
+            .unwrap()
+            .starts_with("Bearer error=\"invalid_token\""));
+    }
+
+    #[test]
+    fn a_secret_from_the_store_is_installed_before_any_token_is_checked() {
+        let text = options("").replace(
+            &format!(r#""clientSecret":"{}""#, SECRET),
+            r#""clientSecret":{"secretStore":"s","key":"introspection"}"#,
+        );
+        let mut e = Engine::new(text.as_bytes()).unwrap();
+        assert_eq!(
+            e.authorization_secret().map(|s| s.key.as_str()),
+            Some("introspection")
+        );
+        let (r, _) = start(&e, "/mcp", Some("Bearer t"));
+        assert_eq!(r.reply().unwrap().status, 500);
+        assert!(r.effect().is_none());
+        drop(r);
+        assert!(e.set_authorization_secret(b"").is_err());
+        e.set_authorization_secret(SECRET.as_bytes()).unwrap();
+        assert!(e.authorization_secret().is_none());
+        assert!(e.set_authorization_secret(SECRET.as_bytes()).is_err());
+        let (r, a) = start(&e, "/mcp", Some("Bearer t"));
+        assert_eq!(a, Action::Perform);
+        assert!(
+            matches!(r.effect(), Some(Effect::Http(h)) if h.headers[2].1.starts_with("Basic "))
+        );
+    }
+
+    #[test]
+    fn urls_and_tokens() {
+        assert!(is_b64token(b"abc=="));
+        assert!(!is_b64token(b"=="));
+        assert!(!is_b64token(b"a=b"));
+        assert!(is_loopback_ip("127.1.2.3") && is_loopback_ip("::1"));
+        assert!(
+            !is_loopback_ip("127.0.0.256")
+                && !is_loopback_ip("localhost")
+                && !is_loopback_ip("128.0.0.1")
+        );
+        let u = Url::parse("https://a.example:8443/p/q", false).unwrap();
+        assert_eq!(
+            (u.origin(), u.path.as_str()),
+            ("https://a.example:8443", "/p/q")
+        );
+        assert!(Url::parse("https://A.example/", false).is_none());
+        assert!(Url::parse("https://a.example:x/", false).is_none());
+        assert!(Url::parse("https:///p", false).is_none());
+        assert!(query_has_token(b"a=1&access_token=x") && query_has_token(b"access_token"));
+        assert!(!query_has_token(b"my_access_token=x"));
+    }
+}
