@@ -435,6 +435,7 @@ async function inspectorSteps(S, ctx) {
 
 const EDGE_PREFIX = 'edge:';
 const CATALOG_PREFIX = 'catalog:';
+const OAUTH_PREFIX = 'oauth:';
 
 /**
  * One target: starts its modern and dual servers, runs every driver against them and stops them.
@@ -536,7 +537,7 @@ function printTable(steps) {
     if (s.target !== target) {
       target = s.target;
       const n = steps.filter((x) => x.target === target);
-      const title = { edge: 'Native edge binary (npm run edge:serve)', pulse: 'example server (npm start)', catalog: 'catalog-backed tools (npm run example:catalog)' }[target] ?? target ?? 'harness';
+      const title = { edge: 'Native edge binary (npm run edge:serve)', pulse: 'example server (npm start)', catalog: 'catalog-backed tools (npm run example:catalog)', oauth: 'behind a real authorization server (npm run example:oauth)' }[target] ?? target ?? 'harness';
       console.log(`\n${title}: ${n.filter((x) => x.ok).length} passed, ${n.filter((x) => !x.ok).length} failed`);
       console.log(fmt(head));
       console.log(w.map((m) => '-'.repeat(m)).join('  '));
@@ -593,6 +594,12 @@ async function main() {
       });
       if (ready) report.edge.servers = await qualifyBlock(S, { ...blockOpts, command: edgeCommand, home: path.join(home, 'edge') }, servers);
       else for (const id of PLANNED) S.skip(id, { client: id.split('.')[0] }, 'the edge binaries are not available');
+    }
+    // The same clients against the example behind a real authorization server.
+    if (!opts.reference && !opts.command && opts.script === 'start' && (!opts.only || opts.only.includes('oauth'))) {
+      S.block('oauth', OAUTH_PREFIX);
+      const { oauthSteps } = await import('./oauth.mjs');
+      await oauthSteps(S, { home: path.join(home, 'oauth'), versions, qualifyDir: QUALIFY_DIR });
     }
     // The same clients against catalog-backed tools: the host that serves a backend from its artifacts.
     if (!opts.reference && !opts.command && opts.script === 'start' && PLANNED.some((id) => S.wanted(CATALOG_PREFIX + id))) {
