@@ -227,6 +227,37 @@ function catalogCases(): Case[] {
   ];
 }
 
+/** The authorization profile: every refusal and grant, with the bearer (or none) as each names. */
+function authzCases(): Case[] {
+  const c = (name: string, request: OutcomeRequest): Case => ({ name: `authz: ${name}`, profile: 'authz', request });
+  const bearer = (r: OutcomeRequest, token: string, scheme = 'Bearer'): OutcomeRequest => ({ ...r, headers: [...r.headers, ['authorization', `${scheme} ${token}`]] });
+  const note = post(modernHeaders('notifications/initialized'), envelope('notifications/initialized', undefined));
+  return [
+    c('no credentials', list(1)),
+    c('no credentials on a notification', note),
+    c('another scheme', bearer(list(1), 'dXNlcjpwYXNz', 'Basic')),
+    c('a malformed bearer', bearer(list(1), 'a b')),
+    c('a token over 8192 characters', bearer(list(1), 'a'.repeat(8193))),
+    c('a token in the query string', { ...bearer(list(1), 'diff-all'), path: '/mcp?access_token=diff-all' }),
+    c('an inactive token', bearer(list(1), 'diff-unknown')),
+    c('a token without the baseline scope', bearer(list(1), 'diff-nobase')),
+    c('the verifier fails', bearer(list(1), 'diff-error')),
+    c('the verifier answers no JSON', bearer(list(1), 'diff-notjson')),
+    c('baseline: the listing shows the baseline operation', bearer(list(1), 'diff-base')),
+    c('every scope: the listing shows the mapped operations', bearer(list(1), 'diff-all')),
+    c('baseline: discover', bearer(discover(1), 'diff-base')),
+    c('baseline: a notification is accepted', bearer(note, 'diff-base')),
+    c('baseline: a baseline operation runs', bearer(call('nothing', {}), 'diff-base')),
+    c('baseline: an operation scope missing', bearer(call('echo', { q: 'x' }), 'diff-base')),
+    c('every scope: the operation runs', bearer(call('echo', { q: 'x' }), 'diff-all')),
+    c('every scope: an unmapped operation is denied', bearer(call('wrongshape', { q: 'x' }), 'diff-all')),
+    c('every scope: an unknown operation is denied', bearer(call('absent', {}), 'diff-all')),
+    c('metadata', { method: 'GET', path: '/.well-known/oauth-protected-resource/mcp', headers: [] }),
+    c('metadata, HEAD', { method: 'HEAD', path: '/.well-known/oauth-protected-resource/mcp', headers: [] }),
+    c('metadata, POST', { method: 'POST', path: '/.well-known/oauth-protected-resource/mcp', headers: [CT], body: '{}' }),
+  ];
+}
+
 export function buildCorpus(): Case[] {
   const rows: Case[] = OUTCOMES.filter((r) => r.only !== 'fetch').map((r) => ({
     name: `table: ${r.name}`,
@@ -234,5 +265,5 @@ export function buildCorpus(): Case[] {
     request: r.request,
     ...(r.timeoutMs ? { timeoutMs: r.timeoutMs } : {}),
   }));
-  return [...rows, ...exampleCases(), ...oddIdCases(), ...headerMixCases(), ...bodyCases(), ...backendCases(), ...surfaceCases(), ...catalogCases()];
+  return [...rows, ...exampleCases(), ...oddIdCases(), ...headerMixCases(), ...bodyCases(), ...backendCases(), ...surfaceCases(), ...catalogCases(), ...authzCases()];
 }

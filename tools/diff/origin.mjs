@@ -41,7 +41,24 @@ function rpc(req, body, send, res, token) {
   }
 }
 
-export function startOrigin(port, backendToken) {
+/**
+ * A scripted RFC 7662 endpoint: client_secret_basic for `authz.client`, then claims for the
+ * tokens `authz.tokens` grants, `{"active":false}` for any other, a 500 for `diff-error` and a
+ * body that is not JSON for `diff-notjson`.
+ */
+function introspect(req, body, send, authz) {
+  const basic = `Basic ${Buffer.from(`${authz.client.id}:${authz.client.secret}`).toString('base64')}`;
+  if (req.headers.authorization !== basic) return send(401, json({ error: 'invalid_client' }));
+  const token = new URLSearchParams(body).get('token');
+  if (token === 'diff-error') return send(500, json({ error: 'server_error' }));
+  if (token === 'diff-notjson') return send(200, Buffer.from('<html>not json</html>'), 'text/html');
+  const scope = authz.tokens[token];
+  if (scope === undefined) return send(200, json({ active: false }));
+  const exp = Math.floor(Date.now() / 1000) + 600;
+  return send(200, json({ active: true, iss: authz.issuer, aud: [authz.resource], exp, sub: 'diff-user', scope, token_type: 'Bearer', client_id: 'diff-client' }));
+}
+
+export function startOrigin(port, backendToken, authz) {
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -59,6 +76,7 @@ export function startOrigin(port, backendToken) {
         res.end(bytes);
       };
       if (path === '/rpc') return rpc(req, body, send, res, backendToken);
+      if (path === '/introspect') return introspect(req, body, send, authz);
       switch (path) {
         case '/fast':
         case '/get':

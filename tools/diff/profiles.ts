@@ -9,6 +9,7 @@ import * as edge from '../../edge/router';
 import * as backend from './backend-router';
 import * as surface from './surface-router';
 import * as catalog from './catalog-router';
+import * as authz from './authz-profile';
 
 export type ProfileOptions = Record<string, unknown>;
 
@@ -19,5 +20,6 @@ export function profileOptions(): Record<string, ProfileOptions> {
     backend: { ...backend.options, tools: toolSource(backend.router) },
     surface: { ...surface.options, tools: toolSource(surface.router) },
     catalog: catalog.options as unknown as ProfileOptions,
+    authz: authz.options as unknown as ProfileOptions,
   };
 }

@@ -23,6 +23,7 @@ import { buildCorpus, type Case } from './corpus';
 import { profileOptions } from './profiles';
 import { CLOSED_PORT, ORIGIN_PORT } from './backend-router';
 import { BACKEND_TOKEN } from './catalog-router';
+import * as authz from './authz-profile';
 // Plain ESM modules outside the bundle (they locate their own files by import.meta.url).
 import { startOrigin } from './origin.mjs';
 import { startHost } from '../compute-host/host.mjs';
@@ -94,10 +95,11 @@ url = "http://127.0.0.1:${CLOSED_PORT}"
 const SECRET_STORE = 'diff';
 const STATE_SECRET = { secretStore: SECRET_STORE, key: 'request-state' };
 const BACKEND_SECRET = { secretStore: SECRET_STORE, key: 'backend-token' };
+const INTROSPECTION_SECRET = { secretStore: SECRET_STORE, key: 'introspection-secret' };
 
 /**
  * The options of a Native build: secrets given as text (the `requestState` key, a catalog backend
- * token) move into the secret store the diff manifest holds; `secrets` are that store's entries.
+ * token, the introspection client's secret) move into the secret store the diff manifest holds; `secrets` are that store's entries.
  */
 function nativeOptions(o: Record<string, unknown>): { options: Record<string, unknown>; secrets: Record<string, string> } {
   const options = { ...o };
@@ -110,6 +112,11 @@ function nativeOptions(o: Record<string, unknown>): { options: Record<string, un
   if (typeof tools?.backendBearerToken === 'string') {
     options.tools = { ...tools, backendBearerToken: BACKEND_SECRET };
     secrets[BACKEND_SECRET.key] = tools.backendBearerToken;
+  }
+  const authorization = o.authorization as Record<string, unknown> | undefined;
+  if (typeof authorization?.clientSecret === 'string') {
+    options.authorization = { ...authorization, clientSecret: INTROSPECTION_SECRET };
+    secrets[INTROSPECTION_SECRET.key] = authorization.clientSecret;
   }
   return { options, secrets };
 }
@@ -228,7 +235,7 @@ async function main() {
   for (const e of allow) if (typeof e.justification !== 'string' || e.justification.length < 20) throw new Error(`allow-list entry for ${e.case} lacks a justification`);
 
   const closers: (() => Promise<void>)[] = [];
-  const origin = await startOrigin(ORIGIN_PORT, BACKEND_TOKEN);
+  const origin = await startOrigin(ORIGIN_PORT, BACKEND_TOKEN, { client: authz.CLIENT, issuer: authz.ISSUER, resource: authz.RESOURCE, tokens: authz.TOKENS });
   closers.push(origin.close);
   try {
     // node
