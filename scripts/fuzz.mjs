@@ -19,7 +19,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './edge-lib.mjs';
 
-const TARGETS = ['json_parser', 'request', 'codec', 'state'];
+const TARGETS = ['json_parser', 'request', 'codec', 'state', 'introspection'];
 const CARGO_FUZZ_VERSION = '0.13.1';
 const TOOLS = join(ROOT, '.tools', 'cargo-fuzz');
 const FUZZ = join(ROOT, 'native', 'fuzz');

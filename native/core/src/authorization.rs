@@ -334,14 +334,14 @@ impl Authorization {
                 .any(|v| matches!(v, Value::String(s) if s.eq_str(&self.resource))),
             _ => false,
         };
-        let exp = c.get("exp")?.as_number()?.as_safe_integer()?;
+        let exp = numeric_date(c.get("exp")?)?;
         let expires_ms = exp as f64 * 1000.0;
         let sub = c.get("sub")?.as_string()?;
         let scope = c.get("scope")?.as_string()?.as_str().into_owned();
         let nbf_ok = match c.get("nbf") {
             None => true,
             Some(v) => {
-                matches!(v.as_number().and_then(|n| n.as_safe_integer()), Some(n) if n as f64 * 1000.0 <= now_ms)
+                matches!(numeric_date(v), Some(n) if n as f64 * 1000.0 <= now_ms)
             }
         };
         let type_ok = match c.get("token_type") {
@@ -496,6 +496,12 @@ fn oauth_reply(status: u16, error: &str, description: &str, challenge: Option<St
     )
     .into_bytes();
     r
+}
+
+/// RFC 7519 NumericDate as this profile takes it: whole seconds, a non-negative integer literal.
+fn numeric_date(v: Value<'_>) -> Option<i64> {
+    let n = v.as_number()?;
+    n.as_safe_integer().filter(|_| !n.raw().starts_with('-'))
 }
 
 enum Bearer<'a> {
@@ -1197,6 +1203,11 @@ mod tests {
                 401,
             ),
             (claims(r#","nbf":1780000001"#), 401),
+            (claims(r#","nbf":-0"#), 401),
+            (
+                ok.replace(&(NOW_S + 60).to_string(), &format!("{}e0", NOW_S + 60)),
+                401,
+            ),
             (claims(r#","token_type":"DPoP""#), 401),
             (ok.replace("mcp:access notes:read", "notes:read"), 403),
             (r#"{"active":"true"}"#.to_string(), 503),
