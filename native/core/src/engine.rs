@@ -386,7 +386,7 @@ impl Request {
         }
         let size_hint = admission::size_hint(&head, config.limits.request_bytes);
         if let Some(a) = &config.authorization {
-            return match a.admit(&head, self.deadline.remaining(now)) {
+            return match a.admit(&head) {
                 Admission::Refuse(reply) => self.respond(reply),
                 Admission::Introspect(effect) => {
                     self.state = State::Authorizing {
