@@ -96,3 +96,31 @@ export async function initToolNames({ bin, project, env, name }) {
   }
   throw new Error(`claude -p printed no init event (exit ${r.code}${r.timedOut ? ', timed out' : ''})`);
 }
+
+/**
+ * One MCP tool call by Claude Code without a model: `claude -p` against a scripted Messages API
+ * stand-in (./scripted-model.mjs) that asks for TOOL once. Only that tool is allowed. Returns the
+ * tool result Claude Code received: its text and whether it was an error.
+ */
+export async function callToolScripted({ bin, project, env, name, tool, args }) {
+  const { startScriptedModel } = await import('./scripted-model.mjs');
+  const qualified = `mcp__${name}__${tool}`;
+  const model = await startScriptedModel({ tool: qualified, args });
+  try {
+    const r = await run(bin, ['-p', 'qualify', '--allowedTools', qualified, '--output-format', 'stream-json', '--verbose'], {
+      env: { ...env, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-scripted' }, cwd: project, timeoutMs: 60_000,
+    });
+    for (const line of r.stdout.split(/\r?\n/)) {
+      let ev;
+      try { ev = JSON.parse(line); } catch { continue; }
+      const result = ev.type === 'user' && Array.isArray(ev.message?.content) ? ev.message.content.find((c) => c.type === 'tool_result') : undefined;
+      if (result) {
+        const text = typeof result.content === 'string' ? result.content : (result.content ?? []).map((c) => c.text ?? '').join('');
+        return { isError: result.is_error === true, text };
+      }
+    }
+    throw new Error(`claude -p reported no tool result (exit ${r.code}${r.timedOut ? ', timed out' : ''}, ${model.requests()} model requests)`);
+  } finally {
+    await model.close();
+  }
+}

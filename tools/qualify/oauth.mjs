@@ -5,8 +5,10 @@
 //     metadata, authorization-server metadata, code + PKCE S256 with the `resource` parameter, an
 //     issuer mismatch refused before the code is redeemed (the same code then redeems), scoped
 //     listing and calls, and a step-up to a wider scope after a 403.
-//   - Claude Code with a pre-issued bearer through the README's ${VAR} header: scoped listing, then
-//     revocation: the next connection is refused.
+//   - Claude Code with a pre-issued bearer through the README's ${VAR} header: scoped listing, one
+//     governed call, a writer call it refuses itself (the writer is not listed for the token),
+//     both driven by a scripted Messages API stand-in (no model), then revocation: the next
+//     connection is refused.
 //   - Codex on the 2025-06-18 profile with a bearer: scoped listing and one call.
 // The backend's own log (one line per request it received) counts the effects.
 import fs from 'node:fs';
@@ -170,6 +172,26 @@ export async function oauthSteps(S, { home, versions, qualifyDir }) {
       need(r.status === 'connected', `status ${r.status}`);
       need(JSON.stringify([...r.tools].sort()) === '["notes_read","notes_status"]', `tools ${r.tools.join(',')}`);
       return { tools: r.tools };
+    });
+    await S.step('claude.bearer governed call', { ...claudeBase, expect: 'a scripted turn (no model) makes Claude Code call notes_read through its MCP client: a result, one backend effect' }, async () => {
+      need(added, 'not added');
+      const before = modern.effects();
+      const r = await claude.callToolScripted({ bin, project: added.project, env: added.env, name: 'pulse', tool: 'notes_read', args: { id: 'n1' } });
+      need(!r.isError, `tool error: ${r.text.slice(0, 200)}`);
+      need(JSON.parse(r.text).id === 'n1', `result ${r.text.slice(0, 200)}`);
+      need(modern.effects() - before === 1, `backend effects ${modern.effects() - before}`);
+      return { isError: r.isError };
+    });
+    // The listing already leaves the writer out, so Claude Code refuses the call itself; the 403 a
+    // client that calls anyway gets is shown by the SDK's step-up above.
+    await S.step('claude.bearer writer refused', { ...claudeBase, expect: 'notes_write with a reader token: not listed, so Claude Code refuses the call as an unknown tool; no backend effect' }, async () => {
+      need(added, 'not added');
+      const before = modern.effects();
+      const r = await claude.callToolScripted({ bin, project: added.project, env: added.env, name: 'pulse', tool: 'notes_write', args: { id: 'n1', text: 'x' } });
+      need(r.isError, `not an error: ${r.text.slice(0, 200)}`);
+      need(/No such tool available: mcp__pulse__notes_write/.test(r.text), `error text: ${r.text.slice(0, 200)}`);
+      need(modern.effects() === before, 'the backend saw a request');
+      return { isError: r.isError, text: r.text.slice(0, 160) };
     });
     await S.step('claude.bearer revoked', { ...claudeBase, expect: 'after revocation at the issuer the next connection fails (401)' }, async () => {
       need(added, 'not added');
