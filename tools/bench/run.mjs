@@ -305,6 +305,8 @@ const targets = {
   'tools/call static, × bare req/s': { bound: 0.7, floor: true, measured: row('Pulse Node host, static tool')?.ratios[BARE] },
   'tools/call JavaScript, × bare req/s': { bound: 0.5, floor: true, measured: row('Pulse Node host, JavaScript tool')?.ratios[BARE] },
   'tools/call static, × official SDK req/s': { bound: 5, floor: true, measured: row('Pulse Node host, static tool')?.ratios[SDK] },
+  'catalog-backed tool, × bare two-hop proxy req/s': { bound: 0.5, floor: true, measured: row('Pulse Node host, catalog-backed tool')?.ratio },
+  'edge Native main.wasm (bytes)': { bound: 300_000, floor: false, measured: row('Native main.wasm size')?.value },
 };
 const shown = (x) => (x === undefined ? 'n/a' : x >= 10 ? x.toFixed(0) : x.toFixed(2));
 process.stdout.write(
