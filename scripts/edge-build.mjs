@@ -34,7 +34,9 @@ function arg(name) {
 /** cargo build of pulse-edge with `configPath` embedded; returns the raw wasm path. */
 export function cargoEdge(configPath, targetDir = TARGET_DIR) {
   const flags = ['-C', 'target-feature=+simd128', '-C', 'link-arg=-zstack-size=65536', `--remap-path-prefix=${NATIVE}=/pulse`, `--remap-path-prefix=${targetDir}=/target`];
-  const env = { ...process.env, RUSTC: '/usr/bin/rustc', CARGO_TARGET_DIR: targetDir, CARGO_ENCODED_RUSTFLAGS: flags.join('\x1f'), PULSE_EDGE_CONFIG: configPath };
+  // opt-level z: measured on the example app, main.wasm 687,548 → 631,104 bytes (code 311 → 254 KB)
+  // for 15.6 → 18.2 µs of native core work on a 32 KiB request; every request instantiates the module.
+  const env = { ...process.env, RUSTC: '/usr/bin/rustc', CARGO_TARGET_DIR: targetDir, CARGO_ENCODED_RUSTFLAGS: flags.join('\x1f'), CARGO_PROFILE_RELEASE_OPT_LEVEL: 'z', PULSE_EDGE_CONFIG: configPath };
   delete env.RUSTFLAGS;
   delete env.RUSTC_WRAPPER;
   run('/usr/bin/cargo', ['build', '--release', '--locked', '--target', TRIPLE, '-p', 'pulse-edge'], { cwd: NATIVE, env });

@@ -101,7 +101,7 @@ export async function configFor(routerModule, { native, overrides = {} }) {
 }
 
 /** Build recipe of the Native binary; part of every cache key. */
-export const RECIPE = 'simd128, 64 KiB stack, wizer, wasm-opt -Oz';
+export const RECIPE = 'opt-level z, simd128, 64 KiB stack, wizer with the configuration wiped and freed memory zeroed, wasm-opt -Oz';
 
 /** Hash of everything a Native build depends on besides its configuration (core and edge sources). */
 export function nativeSourcesHash() {

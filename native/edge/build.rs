@@ -29,6 +29,9 @@ fn main() {
         }
         None => DEFAULT.to_string(),
     };
-    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("config.json");
-    fs::write(out, text).expect("OUT_DIR is writable");
+    let dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    // The length is a constant of its own: the text lives in a sized mutable static (main.rs).
+    let len = format!("pub const CONFIG_LEN: usize = {};\n", text.len());
+    fs::write(dir.join("config_len.rs"), len).expect("OUT_DIR is writable");
+    fs::write(dir.join("config.json"), text).expect("OUT_DIR is writable");
 }

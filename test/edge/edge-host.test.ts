@@ -156,6 +156,14 @@ describe('the Native binary in the host', () => {
     const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'edge-build.mjs'), '--out', wasm], { cwd: ROOT, encoding: 'utf8', timeout: 900_000 });
     if (r.status !== 0) throw new Error(`edge build failed: ${r.stderr || r.stdout}`);
   }, 900_000);
+  it('carries the parsed engine, not the configuration text beside it', async () => {
+    // The snapshot wipes the embedded text and zeroes freed memory: a long run of the text is gone.
+    const json = await configFor(join(ROOT, 'edge', 'router.ts'), { native: true });
+    const bytes = readFileSync(wasm);
+    expect(json.length).toBeGreaterThan(10_000);
+    for (const at of [0, Math.floor(json.length / 2), json.length - 200]) expect(bytes.includes(Buffer.from(json.slice(at, at + 200)))).toBe(false);
+  }, 60_000);
+
   it('streams a chunked request body into the core and answers', async () => {
     const h = await startHost({ wasm, toml: join(ROOT, 'fastly.toml'), addr: '127.0.0.1:0', workers: 1 });
     try {

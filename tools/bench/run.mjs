@@ -307,6 +307,7 @@ const targets = {
   'tools/call static, × official SDK req/s': { bound: 5, floor: true, measured: row('Pulse Node host, static tool')?.ratios[SDK] },
   'catalog-backed tool, × bare two-hop proxy req/s': { bound: 0.5, floor: true, measured: row('Pulse Node host, catalog-backed tool')?.ratio },
   'edge Native main.wasm (bytes)': { bound: 300_000, floor: false, measured: row('Native main.wasm size')?.value },
+  'core per request, 32 KiB body, native (µs)': { bound: 100, floor: false, measured: row('head + body + end + reply')?.value },
 };
 const shown = (x) => (x === undefined ? 'n/a' : x >= 10 ? x.toFixed(0) : x.toFixed(2));
 process.stdout.write(

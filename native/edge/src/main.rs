@@ -10,12 +10,22 @@ mod fastly;
 #[cfg(target_arch = "wasm32")]
 mod service;
 
+#[cfg(target_arch = "wasm32")]
+mod snapshot;
+
+include!(concat!(env!("OUT_DIR"), "/config_len.rs"));
+
+/// The configuration text, mutable so that pre-initialization can wipe it once the engine is built:
+/// the snapshot then carries the parsed engine only, not its source beside it.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-static CONFIG: &str = include_str!(concat!(env!("OUT_DIR"), "/config.json"));
+static mut CONFIG: [u8; CONFIG_LEN] = *include_bytes!(concat!(env!("OUT_DIR"), "/config.json"));
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    service::run(CONFIG.as_bytes());
+    // SAFETY: one thread; the text is only wiped by `wizer_initialize`, which never runs in the
+    // same instance as a request that still needs it (a snapshot serves from its prebuilt engine).
+    let config = unsafe { &*std::ptr::addr_of!(CONFIG) };
+    service::run(config);
 }
 
 /// Run once at build time by Wizer (`npm run edge:build`): the engine is built from the embedded
@@ -24,7 +34,12 @@ fn main() {
 #[cfg(target_arch = "wasm32")]
 #[export_name = "wizer.initialize"]
 pub extern "C" fn wizer_initialize() {
-    service::prebuild(CONFIG.as_bytes());
+    snapshot::begin();
+    // SAFETY: one thread, and nothing else holds a reference to CONFIG during initialization.
+    let config = unsafe { &mut *std::ptr::addr_of_mut!(CONFIG) };
+    service::prebuild(config);
+    config.fill(0);
+    snapshot::end();
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -37,6 +52,8 @@ fn main() {
 mod tests {
     #[test]
     fn embedded_config_builds_an_engine() {
-        assert!(pulse_core::Engine::new(super::CONFIG.as_bytes()).is_ok());
+        // SAFETY: tests only read the text.
+        let config = unsafe { &*std::ptr::addr_of!(super::CONFIG) };
+        assert!(pulse_core::Engine::new(config).is_ok());
     }
 }
