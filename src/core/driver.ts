@@ -5,6 +5,7 @@
  * left. Adapters only translate their runtime's request, body and response objects.
  */
 import { resolveOptions, type McpHandlerContext, type McpHandlerRunner, type McpHttpOptions } from '../options';
+import { Cancellation, CANCELLATION } from './cancellation';
 import { Engine, internalError, type Action, type HandlerEffect, type HttpEffect, type RespondAction } from './engine';
 
 export type ReadResult =
@@ -317,11 +318,11 @@ async function performHandler(
   progress: McpHandlerContext['progress'],
 ): Promise<Action> {
   if (runner === undefined) return req.handlerFailure(now());
-  const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
+  const cancellation = new Cancellation();
   const limit = Math.min(effect.timeoutMs, req.timeoutMs(now()));
-  const work = runHandler(effect, runner, limit, controller?.signal, progress);
+  const work = runHandler(effect, runner, limit, cancellation, progress);
   const abandon = (): void => {
-    controller?.abort();
+    cancellation.cancel();
     work.catch(() => undefined);
   };
   const outcome = await awaitEffect(req, work, effect.timeoutMs, departure, abandon);
@@ -335,13 +336,17 @@ async function runHandler(
   effect: HandlerEffect,
   runner: McpHandlerRunner,
   timeoutMs: number,
-  signal: AbortSignal | undefined,
+  cancellation: Cancellation,
   progress: McpHandlerContext['progress'],
 ): Promise<string | undefined> {
   try {
-    const context: McpHandlerContext = {
+    const context: McpHandlerContext & { [CANCELLATION]: Cancellation } = {
       timeoutMs,
-      ...(signal === undefined ? {} : { signal }),
+      // Made only if read: a handler that never looks at its signal costs no AbortController.
+      get signal() {
+        return cancellation.signal;
+      },
+      [CANCELLATION]: cancellation,
       ...(effect.inputResponses === undefined ? {} : { inputResponses: effect.inputResponses }),
       ...(progress === undefined ? {} : { progress }),
     };

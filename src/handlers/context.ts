@@ -12,6 +12,7 @@ import type { Budgets, OperationDefinition, RouterDefinition } from '../router/d
 import { fail, isPulseRouterError, PulseRouterError } from '../router/errors';
 import { isName } from '../router/rules';
 import { isPlainJson } from './helpers';
+import { CANCELLATION, type Cancellation } from '../core/cancellation';
 
 /** What `ctx.signal` offers where no AbortController exists (Fastly JavaScript has none). */
 export interface SignalLike {
@@ -622,7 +623,9 @@ export function createHandlerRunner(definition: RouterDefinition, options: Conte
       const timeoutMs = typeof opts?.timeoutMs === 'number' && Number.isFinite(opts.timeoutMs) ? opts.timeoutMs : 0;
       const budgetMs = Math.min(timeoutMs, definition.budgets.deadlineMs);
       if (!(budgetMs > 0)) return { ok: false };
-      const scope = new RequestScope(budgetMs, definition.budgets, opts.signal);
+      // The host's cancellation when it gives one (no AbortSignal is made for it), else its signal.
+      const host = (opts as { [CANCELLATION]?: Cancellation })[CANCELLATION];
+      const scope = new RequestScope(budgetMs, definition.budgets, host ?? opts.signal);
       try {
         const responses = opts.inputResponses === undefined ? NO_RESPONSES : frozenJson(opts.inputResponses);
         const ctx = createContext(env, scope, op, 0, responses, opts.progress);

@@ -33,6 +33,13 @@ function runPrinted(line: string, replace: Record<string, string> = {}): Promise
 const printed = (label: string) => new RegExp(`^${label}\\s+(node .*)$`, 'm').exec(example.output())![1]!;
 const backendLines = () => example.output().split('\n').filter((l) => l.startsWith('backend: POST'));
 
+/** Backend requests since `before`, once its log has caught up (bounded wait), then a settle. */
+async function backendCallsSince(before: number, expected: number): Promise<number> {
+  for (let waited = 0; backendLines().length - before < expected && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 200));
+  return backendLines().length - before;
+}
+
 async function connect(token?: string): Promise<Client> {
   const client = new Client({ name: 'pulse-oauth-client', version: '0.0.1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(new StreamableHTTPClientTransport(example.url, token === undefined ? {} : { authProvider: { token: async () => token } }));
@@ -53,7 +60,7 @@ describe('the official client against the OAuth example', () => {
     const r = await fetch(example.url, { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body: '{}' });
     expect(r.status).toBe(401);
     expect(r.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', example.url).href}", scope="mcp:access"`);
-    expect(backendLines().length).toBe(before);
+    expect(await backendCallsSince(before, 0)).toBe(0);
   });
 
   it('a minted reader token lists and calls what reading permits; revoked, it is refused', async () => {
@@ -70,8 +77,7 @@ describe('the official client against the OAuth example', () => {
       expect(read.structuredContent).toEqual({ id: 'n1', text: null });
       // Writing needs notes:write: refused by the host, the backend never asked.
       await expect(client.callTool({ name: 'notes_write', arguments: { id: 'n1', text: 'x' } })).rejects.toThrow();
-      await new Promise((r) => setTimeout(r, 100));
-      expect(backendLines().length - before).toBe(1);
+      expect(await backendCallsSince(before, 1)).toBe(1);
     } finally {
       await client.close();
     }

@@ -1,0 +1,47 @@
+/**
+ * How a host tells a JavaScript handler it stopped waiting (its budget ran out, the request's
+ * deadline passed, the client left), without an `AbortController` per call: most handlers never
+ * read `ctx.signal`, so the real `AbortSignal` is made only when one does. The router's request
+ * scope listens here directly (it finds this object under `CANCELLATION` in the handler context).
+ */
+export const CANCELLATION: unique symbol = Symbol('pulse.cancellation');
+
+export class Cancellation {
+  aborted = false;
+  #listeners: (() => void)[] | undefined;
+  #controller: AbortController | undefined;
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    (this.#listeners ??= []).push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const i = this.#listeners?.indexOf(listener) ?? -1;
+    if (i >= 0) this.#listeners!.splice(i, 1);
+  }
+
+  cancel(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.#controller?.abort();
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    for (const l of listeners ?? []) {
+      try {
+        l();
+      } catch {
+        // A listener's failure must not keep the others from hearing of the cancellation.
+      }
+    }
+  }
+
+  /** A real `AbortSignal` following this cancellation, made on first use; none without AbortController. */
+  get signal(): AbortSignal | undefined {
+    if (this.#controller === undefined) {
+      if (typeof AbortController !== 'function') return undefined;
+      this.#controller = new AbortController();
+      if (this.aborted) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+}
