@@ -3,6 +3,7 @@
 //! The backend owns admission, effects and output encoding; this side checks the framing and the
 //! output structure, and forwards nothing the backend says but the result value: its error
 //! messages and data never reach the client.
+use crate::authorization::is_b64token;
 use crate::effect::{Effect, HttpEffect, HttpMethod};
 use crate::json::{write, Value};
 use crate::jsonrpc::{EXECUTION_FAILED, INVALID_PARAMS};
@@ -13,15 +14,9 @@ pub const REQUEST_ID: i64 = 1;
 /// Characters in a backend bearer token.
 pub const MAX_BEARER: usize = 4096;
 
-/// RFC 6750 `b64token`: the only characters a bearer token may have, so it can never break the
-/// header it travels in.
+/// A backend bearer token: an RFC 6750 `b64token` of at most [`MAX_BEARER`] characters.
 pub fn valid_bearer(t: &str) -> bool {
-    let body = t.trim_end_matches('=');
-    !body.is_empty()
-        && t.len() <= MAX_BEARER
-        && body
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+    t.len() <= MAX_BEARER && is_b64token(t.as_bytes())
 }
 
 /// The request for operation `method`; `params` is the canonical decoded input, absent for an
