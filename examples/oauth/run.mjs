@@ -4,41 +4,26 @@
 // any free port) whose tokens the host introspects. The policy: `mcp:access` for everything,
 // `notes:read` to read, `notes:write` to write, status with the baseline only, clear never.
 // Prints how to get and revoke a token, then, last, the host's `… listening on …/mcp`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMcpNodeHandler } from '@pulse-compute/mcp/node';
+import { backendUrlIn, compileArtifacts, forwardLines } from '../catalog/setup.mjs';
 import { startIssuer } from './issuer.mjs';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const artifacts = mkdtempSync(join(tmpdir(), 'pulse-oauth-'));
-process.on('exit', () => rmSync(artifacts, { recursive: true, force: true }));
-const compile = spawnSync(process.execPath, [here('../../dist/cjs/cli.js'), 'compile', here('../catalog/router.mjs'), '--out', artifacts], { encoding: 'utf8' });
-if (compile.status !== 0) {
-  process.stderr.write(compile.stderr);
-  process.exit(1);
-}
+const artifacts = compileArtifacts('pulse-oauth-');
 const read = (name) => JSON.parse(readFileSync(join(artifacts, name), 'utf8'));
 
 const backendToken = randomBytes(24).toString('base64url');
 const backend = spawn(process.execPath, [here('../catalog/backend.mjs')], { env: { ...process.env, BACKEND_TOKEN: backendToken, BACKEND_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
 const backendUrl = await new Promise((resolve, reject) => {
-  let buffered = '';
-  backend.stdout.setEncoding('utf8');
-  backend.stdout.on('data', (d) => {
-    buffered += d;
-    let nl;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      process.stdout.write(`${line}\n`);
-      const m = /^backend listening on (http:\/\/127\.0\.0\.1:\d+\/)$/.exec(line);
-      if (m) resolve(m[1]);
-    }
+  forwardLines(backend, (line) => {
+    const url = backendUrlIn(line);
+    if (url) resolve(url);
   });
   backend.once('exit', (code) => reject(new Error(`backend exited with ${code}`)));
 });
