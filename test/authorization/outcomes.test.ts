@@ -312,6 +312,30 @@ describe('a verifier that fails is 503, never a pass', () => {
   }
 });
 
+describe('JWT access tokens', () => {
+  // This issuer version refuses to introspect JWT access tokens (unsupported_token_type); the host
+  // must then fail closed, never read the JWT's own claims.
+  it('a JWT the issuer will not introspect is 503, and nothing runs', async () => {
+    const jwtIssuer = await startIssuer({ resource: RESOURCE, redirectUris: ['http://127.0.0.1:1/callback'], accessTokenFormat: 'jwt' });
+    try {
+      const token = await accessToken({ issuer: jwtIssuer.url, resource: RESOURCE, scope: 'mcp:access notes:read notes:write' });
+      expect(token.split('.')).toHaveLength(3);
+      const opts = options(false, { issuer: jwtIssuer.url });
+      (opts.authorization as { clientSecret: string }).clientSecret = jwtIssuer.rsClient.secret;
+      const h = fetchHandler(opts);
+      const before = hits.length;
+      const { body, headers } = request(false, { method: 'tools/call', tool: 'status' }, 1);
+      const r = await h.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: [...headers, ['authorization', `Bearer ${token}`]], body }));
+      expect(r.status).toBe(503);
+      expect(await r.text()).not.toContain(token);
+      await settle();
+      expect(hits.length).toBe(before);
+    } finally {
+      await jwtIssuer.close();
+    }
+  }, 30_000);
+});
+
 describe('protected resource metadata', () => {
   for (const host of ['node', 'fetch'] as const) {
     it(`${host}: GET and HEAD, unauthenticated, the exact resource, issuer and baseline scopes`, async () => {
