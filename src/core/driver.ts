@@ -96,12 +96,23 @@ export interface HostCore {
   /** The admitted request body size (`limits.requestBytes`). */
   readonly requestBytes: number;
   readonly handlers: McpHandlerRunner | undefined;
+  /** How this host performs an HTTP effect's exchange. */
+  readonly exchange: HttpExchange;
 }
 
+export type HttpResult = { status: number; body: Uint8Array } | 'unreachable';
+
+/**
+ * One HTTP effect's exchange: exactly the effect's method, URL, headers and body (the runtime adds
+ * only framing), no redirect followed, the body read until its end or until more than `maxBytes`
+ * arrived; `'unreachable'` for any failure. `signal` abandons it. The driver bounds the wait.
+ */
+export type HttpExchange = (effect: HttpEffect, signal: AbortSignal | undefined) => Promise<HttpResult>;
+
 /** Validates and snapshots the options and instantiates the core; throws `PulseConfigError`. */
-export function createHostCore(options: McpHttpOptions | undefined): HostCore {
+export function createHostCore(options: McpHttpOptions | undefined, exchange: HttpExchange = fetchExchange): HostCore {
   const resolved = resolveOptions(options);
-  return Object.freeze({ engine: Engine.create(resolved.configJson, resolved.core), requestBytes: resolved.requestBytes, handlers: resolved.handlers });
+  return Object.freeze({ engine: Engine.create(resolved.configJson, resolved.core), requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange });
 }
 
 /**
@@ -131,7 +142,7 @@ export async function drive(
         return { response: action, streamed: stream.started, bodyComplete: bodyDone, gone: departure?.gone === true };
       }
       if (action.kind === 'perform') {
-        action = action.effect.kind === 'http' ? await performHttp(req, action.effect, departure) : await performHandler(req, action.effect, departure, host.handlers, progressOf(req, action.effect, sink, stream));
+        action = action.effect.kind === 'http' ? await performHttp(req, action.effect, departure, host.exchange) : await performHandler(req, action.effect, departure, host.handlers, progressOf(req, action.effect, sink, stream));
         continue;
       }
       if (departure?.gone === true) {
@@ -232,10 +243,8 @@ function unfinished(req: CoreReq, how: 'deadline' | 'gone'): Action {
   return how === 'gone' ? finalOf(req.abort(at)) : finalOf(req.tick(at));
 }
 
-type HttpResult = { status: number; body: Uint8Array } | 'unreachable';
-
 /** One HTTP effect: exactly the effect's request, no redirects, no retry, bounded body read. */
-async function performHttp(req: CoreReq, effect: HttpEffect, departure: Departure | undefined): Promise<Action> {
+async function performHttp(req: CoreReq, effect: HttpEffect, departure: Departure | undefined, exchange: HttpExchange): Promise<Action> {
   const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
   const work = exchange(effect, controller?.signal);
   const abandon = (): void => {
@@ -250,7 +259,8 @@ async function performHttp(req: CoreReq, effect: HttpEffect, departure: Departur
   return r === 'unreachable' ? req.httpFailure('unreachable', now()) : req.httpResponse(r.status, r.body, now());
 }
 
-async function exchange(effect: HttpEffect, signal: AbortSignal | undefined): Promise<HttpResult> {
+/** The exchange through the runtime's `fetch` (the Fetch host's; `redirect: 'manual'`). */
+export async function fetchExchange(effect: HttpEffect, signal: AbortSignal | undefined): Promise<HttpResult> {
   const fetchFn = (globalThis as { fetch?: typeof fetch }).fetch;
   if (fetchFn === undefined) return 'unreachable';
   let response: Response;

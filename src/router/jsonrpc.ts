@@ -4,7 +4,7 @@
  * status and body; requests go through the Fetch host's `serveFetch`. The hosts' options do not
  * take a profile, so the validated MCP configuration is reused with the profile member added.
  */
-import type { HostCore } from '../core/driver';
+import { fetchExchange, type HostCore } from '../core/driver';
 import { Engine } from '../core/engine';
 import { serveFetch } from '../adapter/fetch/handler';
 import { resolveOptions, type McpCoreSource } from '../options';
@@ -48,6 +48,7 @@ export function jsonRpc(router: EntityRouter, options?: JsonRpcOptions): JsonRpc
     engine: Engine.create(`{"profile":"jsonrpc",${resolved.configJson.slice(1)}`, resolved.core),
     requestBytes: resolved.requestBytes,
     handlers: runner.hasJavaScript ? runner : undefined,
+    exchange: fetchExchange,
   });
   return Object.freeze({ fetch: (request: Request) => serveFetch(host, request) });
 }

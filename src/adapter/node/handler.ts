@@ -6,6 +6,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { internalError, type HostFault, type RespondAction } from '../../core/engine';
+import { nodeExchange } from './http-exchange';
 import { createHostCore, drive, type BodySource, type Departure, type ReadResult, type StreamSink } from '../../core/driver';
 import type { McpHttpOptions } from '../../options';
 
@@ -181,7 +182,7 @@ function send(req: IncomingMessage, res: ServerResponse, action: RespondAction, 
 }
 
 export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
-  const host = createHostCore(options);
+  const host = createHostCore(options, nodeExchange());
   const lingerMax = lingerBytes(host.requestBytes);
   const attached = new WeakSet<EventEmitter>();
 

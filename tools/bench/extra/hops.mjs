@@ -21,7 +21,7 @@ export async function rows({ root, startServer, loadTest, meta, headers }) {
   };
   try {
     const hops = 'tools/call through a backend (two hops)';
-    const proxy = 'bare two-hop proxy (node:http + fetch)';
+    const proxy = 'bare two-hop proxy (node:http server and client)';
     await measure(hops, proxy, 'tools/bench/server-proxy.mjs', [String(upstream.port)]);
     await measure(hops, 'Pulse Node host, catalog-backed tool', 'tools/bench/server-pulse.mjs', ['catalog', String(upstream.port)], {}, proxy);
     const authz = 'tools/call static, authorized (introspection per request)';
