@@ -105,9 +105,9 @@ export type HttpResult = { status: number; body: Uint8Array } | 'unreachable';
 /**
  * One HTTP effect's exchange: exactly the effect's method, URL, headers and body (the runtime adds
  * only framing), no redirect followed, the body read until its end or until more than `maxBytes`
- * arrived; `'unreachable'` for any failure. `signal` abandons it. The driver bounds the wait.
+ * arrived; `'unreachable'` for any failure. `cancellation` abandons it. The driver bounds the wait.
  */
-export type HttpExchange = (effect: HttpEffect, signal: AbortSignal | undefined) => Promise<HttpResult>;
+export type HttpExchange = (effect: HttpEffect, cancellation: Cancellation) => Promise<HttpResult>;
 
 /** Validates and snapshots the options and instantiates the core; throws `PulseConfigError`. */
 export function createHostCore(options: McpHttpOptions | undefined, exchange: HttpExchange = fetchExchange): HostCore {
@@ -245,10 +245,10 @@ function unfinished(req: CoreReq, how: 'deadline' | 'gone'): Action {
 
 /** One HTTP effect: exactly the effect's request, no redirects, no retry, bounded body read. */
 async function performHttp(req: CoreReq, effect: HttpEffect, departure: Departure | undefined, exchange: HttpExchange): Promise<Action> {
-  const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
-  const work = exchange(effect, controller?.signal);
+  const cancellation = new Cancellation();
+  const work = exchange(effect, cancellation);
   const abandon = (): void => {
-    controller?.abort();
+    cancellation.cancel();
     // The abandoned work may still settle; its result is dropped.
     work.catch(() => undefined);
   };
@@ -260,7 +260,8 @@ async function performHttp(req: CoreReq, effect: HttpEffect, departure: Departur
 }
 
 /** The exchange through the runtime's `fetch` (the Fetch host's; `redirect: 'manual'`). */
-export async function fetchExchange(effect: HttpEffect, signal: AbortSignal | undefined): Promise<HttpResult> {
+export async function fetchExchange(effect: HttpEffect, cancellation: Cancellation): Promise<HttpResult> {
+  const signal = cancellation.signal;
   const fetchFn = (globalThis as { fetch?: typeof fetch }).fetch;
   if (fetchFn === undefined) return 'unreachable';
   let response: Response;

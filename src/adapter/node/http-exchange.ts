@@ -9,10 +9,34 @@ import http from 'node:http';
 import https from 'node:https';
 import type { HttpExchange, HttpResult } from '../../core/driver';
 
+/** Distinct effect URLs remembered parsed; they are fixed by the configuration, so few. */
+const MAX_TARGETS = 64;
+
+interface Target {
+  readonly https: boolean;
+  readonly options: http.RequestOptions;
+}
+
 /** An exchange with its own keep-alive agents (their idle sockets never keep the process alive). */
 export function nodeExchange(): HttpExchange {
-  const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
-  return (effect, signal) =>
+  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  const targets = new Map<string, Target | undefined>();
+  const targetOf = (text: string): Target | undefined => {
+    if (targets.has(text)) return targets.get(text);
+    let target: Target | undefined;
+    try {
+      const url = new URL(text);
+      if (url.protocol === 'http:' || url.protocol === 'https:') {
+        const secure = url.protocol === 'https:';
+        target = { https: secure, options: { host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || (secure ? 443 : 80), path: url.pathname + url.search, agent: secure ? agents.https : agents.http } };
+      }
+    } catch {
+      target = undefined;
+    }
+    if (targets.size < MAX_TARGETS) targets.set(text, target);
+    return target;
+  };
+  return (effect, cancellation) =>
     new Promise<HttpResult>((resolve) => {
       let settled = false;
       const settle = (r: HttpResult): void => {
@@ -20,18 +44,17 @@ export function nodeExchange(): HttpExchange {
         settled = true;
         resolve(r);
       };
-      let url: URL;
-      try {
-        url = new URL(effect.url);
-      } catch {
-        return settle('unreachable');
-      }
-      const agent = url.protocol === 'https:' ? agents['https:'] : url.protocol === 'http:' ? agents['http:'] : undefined;
-      if (agent === undefined) return settle('unreachable');
+      const target = targetOf(effect.url);
+      if (target === undefined) return settle('unreachable');
       const headers: Record<string, string> = {};
       for (const [name, value] of effect.headers) headers[name] = value;
       if (effect.body !== undefined) headers['content-length'] = String(Buffer.byteLength(effect.body));
-      const request = (url.protocol === 'https:' ? https : http).request(url, { method: effect.method, headers, agent, ...(signal === undefined ? {} : { signal }) });
+      const request = (target.https ? https : http).request({ ...target.options, method: effect.method, headers });
+      // A listener, not an AbortSignal: most exchanges are never abandoned.
+      cancellation.addEventListener('abort', () => {
+        request.destroy();
+        settle('unreachable');
+      });
       request.on('error', () => settle('unreachable'));
       request.on('response', (response) => {
         const status = response.statusCode ?? 0;
