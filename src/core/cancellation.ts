@@ -1,8 +1,9 @@
 /**
- * How a host tells a JavaScript handler it stopped waiting (its budget ran out, the request's
- * deadline passed, the client left), without an `AbortController` per call: most handlers never
- * read `ctx.signal`, so the real `AbortSignal` is made only when one does. The router's request
- * scope listens here directly (it finds this object under `CANCELLATION` in the handler context).
+ * How the driver tells an effect's work it stopped waiting (the effect's budget ran out, the
+ * request's deadline passed, the client left), without an `AbortController` per effect: most work
+ * is never abandoned. A real `AbortSignal` is made only when asked for (`fetch`, a handler reading
+ * `ctx.signal`); the Node exchange and the router's request scope listen here directly (the scope
+ * finds this object under `CANCELLATION` in the handler context).
  */
 export const CANCELLATION: unique symbol = Symbol('pulse.cancellation');
 
