@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Edge rows for `npm run bench`: the Fastly Native service (bin/main.wasm) and, when built, the
 // Fastly JavaScript package (bin/js/main.wasm), both in the Node Native host on 127.0.0.1:
-//   size       bytes of main.wasm
+//   size       bytes of main.wasm, and of its code and data sections
 //   cold       compile (main thread), first instantiation, first server/discover response
 //   instance   instantiation alone (median of many, the per-request cost of one instance per request)
 //   warm       server/discover requests/s (autocannon, fixed duration)
@@ -37,6 +37,28 @@ function instantiateMedian(bytes, n) {
   return times[Math.floor(n / 2)];
 }
 
+/** Bytes of the code and data sections (the data is what every instantiation copies). */
+function sectionSizes(bytes) {
+  const sizes = { code: 0, data: 0 };
+  let at = 8;
+  const leb = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = bytes[at++];
+      value += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return value;
+    }
+  };
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    const size = leb();
+    if (id === 10) sizes.code = size;
+    if (id === 11) sizes.data = size;
+    at += size;
+  }
+  return sizes;
+}
+
 async function measure(wasmPath, { durationSec, connections }) {
   const bytes = readFileSync(wasmPath);
   const t0 = performance.now();
@@ -51,6 +73,10 @@ async function measure(wasmPath, { durationSec, connections }) {
     return {
       file: wasmPath.replace(ROOT + '/', ''),
       bytes: bytes.length,
+      ...(() => {
+        const { code, data } = sectionSizes(bytes);
+        return { codeBytes: code, dataBytes: data };
+      })(),
       compileMs: +host.compileMs.toFixed(2),
       hostStartMs: +(started - t0).toFixed(1),
       firstInstantiatedMs: host.firstInstantiated ? +(host.firstInstantiated - started).toFixed(1) : null,
@@ -86,6 +112,8 @@ export async function rows(ctx) {
   const m = await measureEdge({ durationSec: ctx.durationSec, connections: ctx.connections });
   const r = [
     { group: 'edge', name: 'Native main.wasm size', value: m.native.bytes, unit: 'bytes' },
+    { group: 'edge', name: 'Native main.wasm code section', value: m.native.codeBytes, unit: 'bytes' },
+    { group: 'edge', name: 'Native main.wasm data section (copied per instance)', value: m.native.dataBytes, unit: 'bytes' },
     { group: 'edge', name: 'Native cold: compile', value: m.native.compileMs, unit: 'ms' },
     { group: 'edge', name: 'Native cold: first response', value: m.native.firstResponseMs, unit: 'ms' },
     { group: 'edge', name: 'Native instantiate (per request)', value: m.native.instantiateMedianMs, unit: 'ms' },
