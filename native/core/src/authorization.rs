@@ -786,6 +786,7 @@ fn is_loopback_ip(host: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Secret;
     use crate::effect::HttpFailure;
     use crate::engine::{Action, Engine, Request};
 
@@ -1437,22 +1438,57 @@ mod tests {
         );
         let mut e = Engine::new(text.as_bytes()).unwrap();
         assert_eq!(
-            e.authorization_secret().map(|s| s.key.as_str()),
+            e.secret(Secret::IntrospectionSecret)
+                .map(|s| s.key.as_str()),
             Some("introspection")
         );
         let (r, _) = start(&e, "/mcp", Some("Bearer t"));
         assert_eq!(r.reply().unwrap().status, 500);
         assert!(r.effect().is_none());
         drop(r);
-        assert!(e.set_authorization_secret(b"").is_err());
-        e.set_authorization_secret(SECRET.as_bytes()).unwrap();
-        assert!(e.authorization_secret().is_none());
-        assert!(e.set_authorization_secret(SECRET.as_bytes()).is_err());
+        assert!(e.install_secret(Secret::IntrospectionSecret, b"").is_err());
+        e.install_secret(Secret::IntrospectionSecret, SECRET.as_bytes())
+            .unwrap();
+        assert!(e.secret(Secret::IntrospectionSecret).is_none());
+        assert!(e
+            .install_secret(Secret::IntrospectionSecret, SECRET.as_bytes())
+            .is_err());
         let (r, a) = start(&e, "/mcp", Some("Bearer t"));
         assert_eq!(a, Action::Perform);
         assert!(
             matches!(r.effect(), Some(Effect::Http(h)) if h.headers[2].1.starts_with("Basic "))
         );
+    }
+
+    #[test]
+    fn every_secret_is_named_read_and_installed_alike() {
+        let manifest = r#"{"formatVersion":1,"routerId":"t","catalogHash":"h","deadlineMs":3000,"list":"[{\"name\":\"status\"}]","tools":[{"name":"status","input":null,"output":null,"handler":{"kind":"rpc","backend":"endpoint","url":"https://rpc.example/","maxBytes":100,"bearer":{"secretStore":"s","key":"backend"}}}],"corpora":{}}"#;
+        let text = format!(
+            r#"{{"tools":{},"requestStateKey":{{"secretStore":"s","key":"state"}},"authorization":{{"resource":"https://mcp.example/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"rs","clientSecret":{{"secretStore":"s","key":"introspection"}},"scopes":["a"]}}}}"#,
+            manifest
+        );
+        let mut e = Engine::new(text.as_bytes()).unwrap();
+        let keys: Vec<&str> = Secret::ALL
+            .iter()
+            .map(|&w| e.secret(w).unwrap().key.as_str())
+            .collect();
+        assert_eq!(keys, ["state", "backend", "introspection"]);
+        let shared = e.clone();
+        for which in Secret::ALL {
+            assert_eq!(
+                e.install_secret(which, b"x").unwrap_err(),
+                format!("{}: the engine is already shared", which.option())
+            );
+        }
+        drop(shared);
+        for which in Secret::ALL {
+            e.install_secret(which, &[b'k'; 32]).unwrap();
+            assert!(e.secret(which).is_none());
+            assert!(
+                e.install_secret(which, &[b'k'; 32]).is_err(),
+                "installed once"
+            );
+        }
     }
 
     #[test]

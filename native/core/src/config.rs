@@ -75,7 +75,7 @@ pub struct Config {
     /// while the secret named by `state_key_secret` is not installed.
     pub state_key: Option<StateKey>,
     /// `requestStateKey: {"secretStore", "key"}`, until the host installs that secret with
-    /// `Engine::set_state_key`: the key then lives in the host's secret store, in no build artifact.
+    /// `Engine::install_secret`: the key then lives in the host's secret store, in no build artifact.
     pub state_key_secret: Option<SecretRef>,
     /// Serve the server card (`serverCard: true`).
     pub server_card: bool,
@@ -235,6 +235,44 @@ pub(crate) fn known_key(option: &str, key: Str<'_>, known: &[&str]) -> Result<()
             "{}: an unknown key (not shown: longer than 64 characters or not printable ASCII)",
             option
         ))
+    }
+}
+
+/// The secrets a configuration may name in a host's secret store instead of holding them (so they
+/// end up in no build artifact); the host reads each before serving (`Engine::install_secret`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Secret {
+    /// `requestStateKey`: seals multi-round state.
+    StateKey,
+    /// `tools.backendBearerToken`: the catalog-backed tools' service credential.
+    BackendToken,
+    /// `authorization.clientSecret`: the introspection client's secret.
+    IntrospectionSecret,
+}
+
+impl Secret {
+    pub const ALL: [Secret; 3] = [
+        Secret::StateKey,
+        Secret::BackendToken,
+        Secret::IntrospectionSecret,
+    ];
+
+    /// The option that names it, for messages and logs.
+    pub fn option(self) -> &'static str {
+        match self {
+            Secret::StateKey => "requestStateKey",
+            Secret::BackendToken => "tools.backendBearerToken",
+            Secret::IntrospectionSecret => "authorization.clientSecret",
+        }
+    }
+
+    /// The longest secret of this kind; a host reads one byte more to tell a longer one.
+    pub fn max_bytes(self) -> usize {
+        match self {
+            Secret::StateKey => MAX_KEY_BYTES,
+            Secret::BackendToken => crate::rpc_client::MAX_BEARER,
+            Secret::IntrospectionSecret => crate::authorization::MAX_SECRET_BYTES,
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use crate::admission::{self, Refusal};
 use crate::authorization::{Admission, Grant};
 use crate::calls;
-use crate::config::{state_key_from, Config, ConfigError, SecretRef};
+use crate::config::{state_key_from, Config, ConfigError, Secret, SecretRef};
 use crate::deadline::Deadline;
 use crate::discover::Fragments;
 use crate::effect::{Answer, Effect, HandlerAnswer, HttpAnswer};
@@ -75,65 +75,41 @@ impl Engine {
         })
     }
 
-    /// The secret the host must read and pass to `set_state_key` before serving, when the
-    /// configuration names one (`requestStateKey: {"secretStore", "key"}`) and it is not installed.
-    pub fn state_key_secret(&self) -> Option<&SecretRef> {
-        self.inner.config.state_key_secret.as_ref()
-    }
-
-    /// Installs the `requestState` key read from the secret store. Until then a multi-round
-    /// request is answered 500: state is never sealed or opened without the key. Only a fresh
-    /// engine (not yet cloned) takes a key, once.
-    pub fn set_state_key(&mut self, key: &[u8]) -> Result<(), ConfigError> {
-        let inner = Rc::get_mut(&mut self.inner)
-            .ok_or_else(|| "requestStateKey: the engine is already shared".to_string())?;
-        if inner.config.state_key_secret.is_none() {
-            return Err("requestStateKey: no secret is waiting to be installed".to_string());
-        }
-        inner.config.state_key = Some(state_key_from(key)?);
-        inner.config.state_key_secret = None;
-        Ok(())
-    }
-
-    /// The secret holding the catalog-backed tools' bearer token, when the configuration names one
-    /// (`tools.backendBearerToken: {"secretStore", "key"}`) and it is not installed.
-    pub fn backend_token_secret(&self) -> Option<&SecretRef> {
-        self.inner
-            .config
-            .tools
-            .as_ref()
-            .and_then(|t| t.bearer_secret())
-    }
-
-    /// Installs that token. Until then a catalog-backed call is answered 500 and the backend is
-    /// never called. Only a fresh engine (not yet cloned) takes it, once.
-    pub fn set_backend_token(&mut self, token: &[u8]) -> Result<(), ConfigError> {
-        let inner = Rc::get_mut(&mut self.inner)
-            .ok_or_else(|| "tools: the engine is already shared".to_string())?;
-        match inner.config.tools.as_mut() {
-            Some(t) => t.set_bearer(token),
-            None => Err("tools: no bearer secret is waiting to be installed".to_string()),
+    /// Where the host must read `which` before serving, while the configuration names it in a
+    /// secret store (`{"secretStore", "key"}`) and it is not installed.
+    pub fn secret(&self, which: Secret) -> Option<&SecretRef> {
+        let c = &self.inner.config;
+        match which {
+            Secret::StateKey => c.state_key_secret.as_ref(),
+            Secret::BackendToken => c.tools.as_ref().and_then(|t| t.bearer_secret()),
+            Secret::IntrospectionSecret => c.authorization.as_ref().and_then(|a| a.secret()),
         }
     }
 
-    /// The secret holding the introspection client's secret (`authorization.clientSecret:
-    /// {"secretStore", "key"}`) while it is not installed.
-    pub fn authorization_secret(&self) -> Option<&SecretRef> {
-        self.inner
-            .config
-            .authorization
-            .as_ref()
-            .and_then(|a| a.secret())
-    }
-
-    /// Installs that secret. Until then every MCP request is answered 500 and no token is ever
-    /// accepted. Only a fresh engine (not yet cloned) takes it, once.
-    pub fn set_authorization_secret(&mut self, secret: &[u8]) -> Result<(), ConfigError> {
+    /// Installs `which`, read from the secret store. Until then whatever needs it fails closed (a
+    /// multi-round request, a catalog-backed call, every request under authorization: 500), so no
+    /// state is sealed, no backend called and no token accepted without it. Only a fresh engine
+    /// (not yet cloned) takes a secret, once.
+    pub fn install_secret(&mut self, which: Secret, bytes: &[u8]) -> Result<(), ConfigError> {
         let inner = Rc::get_mut(&mut self.inner)
-            .ok_or_else(|| "authorization: the engine is already shared".to_string())?;
-        match inner.config.authorization.as_mut() {
-            Some(a) => a.set_secret(secret),
-            None => Err("authorization: no secret is waiting to be installed".to_string()),
+            .ok_or_else(|| format!("{}: the engine is already shared", which.option()))?;
+        let waiting = || format!("{}: no secret is waiting to be installed", which.option());
+        let c = &mut inner.config;
+        match which {
+            Secret::StateKey => {
+                if c.state_key_secret.is_none() {
+                    return Err(waiting());
+                }
+                c.state_key = Some(state_key_from(bytes)?);
+                c.state_key_secret = None;
+                Ok(())
+            }
+            Secret::BackendToken => c.tools.as_mut().ok_or_else(waiting)?.set_bearer(bytes),
+            Secret::IntrospectionSecret => c
+                .authorization
+                .as_mut()
+                .ok_or_else(waiting)?
+                .set_secret(bytes),
         }
     }
 

@@ -1,5 +1,6 @@
 //! Multi-round requests: `input_required` rounds, sealed `requestState`, `-32021`, and every way a
 //! retry can be refused, through the public Rust API as a host drives it.
+use pulse_core::config::Secret;
 use pulse_core::json::{self, Value};
 use pulse_core::{Action, Effect, Engine, HandlerAnswer};
 
@@ -430,7 +431,7 @@ fn configuration_requires_a_key_for_inputs() {
 fn a_key_from_a_secret_store_is_installed_by_the_host_before_serving() {
     let secret = r#""requestStateKey":{"secretStore":"pulse","key":"request-state"},"#;
     let mut e = Engine::new(config(secret).as_bytes()).unwrap();
-    let named = e.state_key_secret().expect("the secret to read");
+    let named = e.secret(Secret::StateKey).expect("the secret to read");
     assert_eq!(
         (named.store.as_str(), named.key.as_str()),
         ("pulse", "request-state")
@@ -438,13 +439,13 @@ fn a_key_from_a_secret_store_is_installed_by_the_host_before_serving() {
     // Not read yet: nothing is sealed, the request fails closed.
     let before = call(&e, "elicit", "");
     assert_eq!((before.status, before.code()), (500, Some(-32603)));
-    let short = e.set_state_key(b"short").unwrap_err();
+    let short = e.install_secret(Secret::StateKey, b"short").unwrap_err();
     assert_eq!(
         short,
         "requestStateKey: must be a string of 32 to 1024 bytes (for example 64 hex digits)"
     );
-    e.set_state_key(KEY.as_bytes()).unwrap();
-    assert!(e.state_key_secret().is_none());
+    e.install_secret(Secret::StateKey, KEY.as_bytes()).unwrap();
+    assert!(e.secret(Secret::StateKey).is_none());
     // The same key seals alike: state from an engine given the key directly opens here.
     let first = call(&engine(), "elicit", "");
     let answer = r#""inputResponses":{"user_name":{"action":"accept","content":{"name":"Ada"}}}"#;
@@ -457,19 +458,29 @@ fn a_key_from_a_secret_store_is_installed_by_the_host_before_serving() {
     // A key is installed once; an engine with a literal key waits for none; a shared engine
     // takes none.
     let no_secret = "requestStateKey: no secret is waiting to be installed";
-    assert_eq!(e.set_state_key(KEY.as_bytes()).unwrap_err(), no_secret);
     assert_eq!(
-        engine().set_state_key(KEY.as_bytes()).unwrap_err(),
+        e.install_secret(Secret::StateKey, KEY.as_bytes())
+            .unwrap_err(),
+        no_secret
+    );
+    assert_eq!(
+        engine()
+            .install_secret(Secret::StateKey, KEY.as_bytes())
+            .unwrap_err(),
         no_secret
     );
     let mut waiting = Engine::new(config(secret).as_bytes()).unwrap();
     let shared = waiting.clone();
     assert_eq!(
-        waiting.set_state_key(KEY.as_bytes()).unwrap_err(),
+        waiting
+            .install_secret(Secret::StateKey, KEY.as_bytes())
+            .unwrap_err(),
         "requestStateKey: the engine is already shared"
     );
     drop(shared);
-    assert!(waiting.set_state_key(KEY.as_bytes()).is_ok());
+    assert!(waiting
+        .install_secret(Secret::StateKey, KEY.as_bytes())
+        .is_ok());
     for bad in [
         r#"{"secretStore":"pulse"}"#,
         r#"{"secretStore":"pulse","key":""}"#,

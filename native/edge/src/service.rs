@@ -3,6 +3,7 @@
 //! a blocking call, so the core's deadline holds; the reply goes out as the core built it.
 use std::time::Instant;
 
+use pulse_core::config::Secret;
 use pulse_core::driver::{self, BodyRead, HostIo, HttpRead};
 use pulse_core::{Engine, HandlerEffect, HttpEffect, HttpFailure, Reply};
 
@@ -65,33 +66,22 @@ pub fn run(config: &[u8]) {
 /// `requestState` key, the catalog-backed tools' backend token and the introspection client's secret
 /// live there, never in the module or its snapshot.
 fn install_secrets(engine: &mut Engine) -> Result<(), String> {
-    let read = |option: &str, s: &pulse_core::config::SecretRef, max: usize| {
-        fastly::secret(&s.store, &s.key, max).map_err(|status| {
-            format!(
-                "{}: secret store {:?}, key {:?}: not readable (fastly_status {})",
-                option, s.store, s.key, status.0
-            )
-        })
-    };
-    if let Some(s) = engine.state_key_secret() {
-        let bytes = read("requestStateKey", s, pulse_core::state::MAX_KEY_BYTES + 1)?;
-        engine.set_state_key(&bytes)?;
-    }
-    if let Some(s) = engine.backend_token_secret() {
-        let bytes = read(
-            "tools.backendBearerToken",
-            s,
-            pulse_core::rpc_client::MAX_BEARER + 1,
-        )?;
-        engine.set_backend_token(&bytes)?;
-    }
-    if let Some(s) = engine.authorization_secret() {
-        let bytes = read(
-            "authorization.clientSecret",
-            s,
-            pulse_core::authorization::MAX_SECRET_BYTES + 1,
-        )?;
-        engine.set_authorization_secret(&bytes)?;
+    for which in Secret::ALL {
+        let bytes = match engine.secret(which) {
+            None => continue,
+            Some(s) => {
+                fastly::secret(&s.store, &s.key, which.max_bytes() + 1).map_err(|status| {
+                    format!(
+                        "{}: secret store {:?}, key {:?}: not readable (fastly_status {})",
+                        which.option(),
+                        s.store,
+                        s.key,
+                        status.0
+                    )
+                })?
+            }
+        };
+        engine.install_secret(which, &bytes)?;
     }
     Ok(())
 }
