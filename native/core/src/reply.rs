@@ -55,6 +55,15 @@ impl Reply {
         Reply::start(status, false, timing)
     }
 
+    /// 405 for a path served under other methods, which `allow` lists.
+    pub fn method_not_allowed(allow: &'static str) -> Reply {
+        let mut r = Reply::empty(405, Timing::Early);
+        for h in r.headers.iter_mut().filter(|h| h.0 == "allow") {
+            h.1 = Cow::Borrowed(allow);
+        }
+        r
+    }
+
     /// A JSON reply whose body the caller writes, then checks with [`Reply::within`].
     pub fn json(status: u16, timing: Timing) -> Reply {
         Reply::start(status, true, timing)

@@ -44,13 +44,7 @@ pub fn build(config: &Config) -> Vec<u8> {
 /// GET of the card; any other method is 405 with `Allow: GET`.
 pub fn reply(card: &[u8], method: &[u8]) -> Reply {
     if method != b"GET" {
-        let mut r = Reply::empty(405, Timing::Early);
-        for h in r.headers.iter_mut() {
-            if h.0 == "allow" {
-                h.1 = Cow::Borrowed("GET");
-            }
-        }
-        return r;
+        return Reply::method_not_allowed("GET");
     }
     let mut r = Reply::json(200, Timing::Early);
     for h in r.headers.iter_mut() {
