@@ -57,13 +57,14 @@ pub struct Authorization {
     secret: Option<SecretRef>,
     /// Baseline scopes, needed by every request.
     scopes: Vec<String>,
-    /// Operation name → the scopes it needs beyond the baseline, sorted by name.
+    /// Operation name → every scope it needs (the baseline and its own), sorted by name.
     operations: Vec<(String, Vec<String>)>,
     metadata_path: Vec<u8>,
     metadata: Vec<u8>,
     metadata_url: String,
-    /// Each tool's `tools/list` entry with its name, in list order: lists are filtered per grant.
-    entries: Vec<(String, Vec<u8>)>,
+    /// Each tool's `tools/list` entry and its index in `operations` (none: never listed), in list
+    /// order: lists are filtered per grant.
+    entries: Vec<(Vec<u8>, Option<usize>)>,
 }
 
 /// What one introspection granted, for the rest of its request only.
@@ -167,7 +168,7 @@ impl Authorization {
         if scopes.is_empty() {
             return Err("authorization.scopes: must name at least one baseline scope".to_string());
         }
-        let operations = operations(o.get("operations"), tools)?;
+        let operations = operations(o.get("operations"), tools, &scopes)?;
         let backend = match o.get("backend") {
             None => DEFAULT_BACKEND.to_string(),
             Some(Value::String(s)) if crate::manifest::valid_name(&s.as_str()) => {
@@ -178,7 +179,10 @@ impl Authorization {
             }
         };
         let entries = match tools {
-            Some(t) => list_entries(t.list_json()),
+            Some(t) => list_entries(t.list_json())
+                .into_iter()
+                .map(|(name, entry)| (entry, operation_index(&operations, &name)))
+                .collect(),
             None => Vec::new(),
         };
         let mut metadata_path = METADATA_PREFIX.as_bytes().to_vec();
@@ -228,13 +232,7 @@ impl Authorization {
     /// RFC 9728 protected-resource metadata: GET and HEAD, unauthenticated.
     pub fn metadata_reply(&self, method: &[u8]) -> Reply {
         if method != b"GET" && method != b"HEAD" {
-            let mut r = Reply::empty(405, Timing::Early);
-            for h in r.headers.iter_mut() {
-                if h.0 == "allow" {
-                    h.1 = Cow::Borrowed("GET, HEAD");
-                }
-            }
-            return r;
+            return Reply::method_not_allowed("GET, HEAD");
         }
         let mut r = Reply::json(200, Timing::Early);
         if method == b"GET" {
@@ -258,11 +256,15 @@ impl Authorization {
     /// introspection effect.
     pub fn admit(&self, head: &Head) -> Admission {
         if matches!(head.query.as_deref(), Some(q) if query_has_token(q)) {
-            return Admission::Refuse(self.refuse(Denial::QueryToken));
+            return Admission::Refuse(self.refuse(Denial::QueryToken, Timing::Early));
         }
         let token = match head.get(Field::Authorization).map(bearer) {
-            None | Some(Bearer::None) => return Admission::Refuse(self.refuse(Denial::Missing)),
-            Some(Bearer::Malformed) => return Admission::Refuse(self.refuse(Denial::InvalidToken)),
+            None | Some(Bearer::None) => {
+                return Admission::Refuse(self.refuse(Denial::Missing, Timing::Early))
+            }
+            Some(Bearer::Malformed) => {
+                return Admission::Refuse(self.refuse(Denial::InvalidToken, Timing::Early))
+            }
             Some(Bearer::Token(t)) => t,
         };
         let basic = match &self.basic {
@@ -297,24 +299,24 @@ impl Authorization {
     pub fn judge(&self, answer: HttpAnswer<'_>, now_ms: f64) -> Result<Grant, Reply> {
         let text = match effect::judge(answer, INTROSPECTION_MAX_BYTES) {
             HttpVerdict::Text(t) => t,
-            _ => return Err(self.refuse(Denial::Unavailable)),
+            _ => return Err(self.refuse(Denial::Unavailable, Timing::Early)),
         };
         let doc = match json::parse(text.as_bytes(), INTROSPECTION_DEPTH) {
             Ok(d) => d,
-            Err(_) => return Err(self.refuse(Denial::Unavailable)),
+            Err(_) => return Err(self.refuse(Denial::Unavailable, Timing::Early)),
         };
         let claims = match doc.root() {
             Value::Object(o) => o,
-            _ => return Err(self.refuse(Denial::Unavailable)),
+            _ => return Err(self.refuse(Denial::Unavailable, Timing::Early)),
         };
         let grant = match claims.get("active") {
             Some(Value::Bool(true)) => self.claims(claims, now_ms),
             Some(Value::Bool(false)) => None,
-            _ => return Err(self.refuse(Denial::Unavailable)),
+            _ => return Err(self.refuse(Denial::Unavailable, Timing::Early)),
         };
-        let grant = grant.ok_or_else(|| self.refuse(Denial::InvalidToken))?;
+        let grant = grant.ok_or_else(|| self.refuse(Denial::InvalidToken, Timing::Early))?;
         if !grant.holds(&self.scopes) {
-            return Err(self.insufficient(&self.scopes));
+            return Err(self.insufficient(&self.scopes, Timing::Early));
         }
         Ok(grant)
     }
@@ -379,7 +381,7 @@ impl Authorization {
     ) -> Result<(), Reply> {
         // NaN (no wall clock) fails closed.
         if grant.expires_ms.partial_cmp(&now_ms) != Some(std::cmp::Ordering::Greater) {
-            return Err(self.refuse_after_body(Denial::InvalidToken));
+            return Err(self.refuse(Denial::InvalidToken, Timing::AfterBody));
         }
         if method != "tools/call" {
             return Ok(());
@@ -389,37 +391,18 @@ impl Authorization {
             // Malformed params are the method's own -32602; nothing runs either way.
             _ => return Ok(()),
         };
-        match self.required(&name) {
-            None => Err(self.refuse_after_body(Denial::Unpermitted)),
-            Some(needed) if grant.holds(&needed) => Ok(()),
-            Some(needed) => {
-                let mut r = self.insufficient(&needed);
-                r.close = false;
-                Err(r)
-            }
+        match operation_index(&self.operations, &name).map(|i| &self.operations[i].1) {
+            None => Err(self.refuse(Denial::Unpermitted, Timing::AfterBody)),
+            Some(needed) if grant.holds(needed) => Ok(()),
+            Some(needed) => Err(self.insufficient(needed, Timing::AfterBody)),
         }
-    }
-
-    /// The baseline plus the operation's own scopes; `None` for an unmapped operation.
-    fn required(&self, op: &str) -> Option<Vec<String>> {
-        let i = self
-            .operations
-            .binary_search_by(|(n, _)| n.as_str().cmp(op))
-            .ok()?;
-        let mut needed = self.scopes.clone();
-        for s in &self.operations[i].1 {
-            if !needed.contains(s) {
-                needed.push(s.clone());
-            }
-        }
-        Some(needed)
     }
 
     /// The `tools/list` array for this grant: the permitted operations only, in list order.
     pub fn tools_array(&self, grant: &Grant) -> Vec<u8> {
         let mut out = b"[".to_vec();
-        for (name, entry) in &self.entries {
-            if matches!(self.required(name), Some(n) if grant.holds(&n)) {
+        for (entry, op) in &self.entries {
+            if matches!(op, Some(i) if grant.holds(&self.operations[*i].1)) {
                 if out.len() > 1 {
                     out.push(b',');
                 }
@@ -430,22 +413,24 @@ impl Authorization {
         out
     }
 
-    fn insufficient(&self, needed: &[String]) -> Reply {
+    /// 403 naming every scope the request needs, in one challenge.
+    fn insufficient(&self, needed: &[String], timing: Timing) -> Reply {
         let scope = needed.join(" ");
         let challenge = format!(
             "Bearer error=\"insufficient_scope\", scope=\"{}\", resource_metadata=\"{}\", error_description=\"{}\"",
             scope, self.metadata_url, INSUFFICIENT
         );
-        oauth_reply(403, "insufficient_scope", INSUFFICIENT, Some(challenge))
+        oauth_reply(
+            403,
+            Some("insufficient_scope"),
+            INSUFFICIENT,
+            Some(challenge),
+            timing,
+        )
     }
 
-    fn refuse_after_body(&self, d: Denial) -> Reply {
-        let mut r = self.refuse(d);
-        r.close = false;
-        r
-    }
-
-    fn refuse(&self, d: Denial) -> Reply {
+    /// The refusal `d`, before the body was read (`Early`) or after it.
+    fn refuse(&self, d: Denial, timing: Timing) -> Reply {
         let baseline = self.scopes.join(" ");
         match d {
             Denial::Missing => {
@@ -453,27 +438,32 @@ impl Authorization {
                     "Bearer resource_metadata=\"{}\", scope=\"{}\"",
                     self.metadata_url, baseline
                 );
-                let mut r = Reply::json(401, Timing::Early);
-                r.headers.push(("www-authenticate", Cow::Owned(challenge)));
-                r.body = format!("{{\"error_description\":\"{}\"}}", MISSING).into_bytes();
-                r
+                oauth_reply(401, None, MISSING, Some(challenge), timing)
             }
             Denial::InvalidToken => {
                 let challenge = format!(
                     "Bearer error=\"invalid_token\", resource_metadata=\"{}\", scope=\"{}\", error_description=\"{}\"",
                     self.metadata_url, baseline, INVALID
                 );
-                oauth_reply(401, "invalid_token", INVALID, Some(challenge))
+                oauth_reply(401, Some("invalid_token"), INVALID, Some(challenge), timing)
             }
             Denial::QueryToken => {
                 let challenge = format!(
                     "Bearer error=\"invalid_request\", resource_metadata=\"{}\", error_description=\"{}\"",
                     self.metadata_url, QUERY
                 );
-                oauth_reply(400, "invalid_request", QUERY, Some(challenge))
+                oauth_reply(400, Some("invalid_request"), QUERY, Some(challenge), timing)
             }
-            Denial::Unavailable => oauth_reply(503, "temporarily_unavailable", UNAVAILABLE, None),
-            Denial::Unpermitted => oauth_reply(403, "access_denied", UNPERMITTED, None),
+            Denial::Unavailable => oauth_reply(
+                503,
+                Some("temporarily_unavailable"),
+                UNAVAILABLE,
+                None,
+                timing,
+            ),
+            Denial::Unpermitted => {
+                oauth_reply(403, Some("access_denied"), UNPERMITTED, None, timing)
+            }
         }
     }
 }
@@ -485,16 +475,26 @@ const UNAVAILABLE: &str = "The access token could not be verified; try again lat
 const UNPERMITTED: &str = "This operation is not permitted";
 const INSUFFICIENT: &str = "The access token lacks a required scope";
 
-/// `{"error":…,"error_description":…}` (RFC 6750 §3 codes), early: the body is not read.
-fn oauth_reply(status: u16, error: &str, description: &str, challenge: Option<String>) -> Reply {
-    let mut r = Reply::json(status, Timing::Early);
+/// `{"error":…,"error_description":…}` (RFC 6750 §3 codes; no `error` when no credentials were
+/// sent, §3.1), with its challenge.
+fn oauth_reply(
+    status: u16,
+    error: Option<&str>,
+    description: &str,
+    challenge: Option<String>,
+    timing: Timing,
+) -> Reply {
+    let mut r = Reply::json(status, timing);
     if let Some(c) = challenge {
         r.headers.push(("www-authenticate", Cow::Owned(c)));
     }
-    r.body = format!(
-        "{{\"error\":\"{}\",\"error_description\":\"{}\"}}",
-        error, description
-    )
+    r.body = match error {
+        Some(e) => format!(
+            "{{\"error\":\"{}\",\"error_description\":\"{}\"}}",
+            e, description
+        ),
+        None => format!("{{\"error_description\":\"{}\"}}", description),
+    }
     .into_bytes();
     r
 }
@@ -641,9 +641,11 @@ fn scope_list(v: Option<Value<'_>>, option: &str) -> Result<Vec<String>, ConfigE
     Ok(out)
 }
 
+/// The operations map, each with every scope it needs: the baseline, then its own.
 fn operations(
     v: Option<Value<'_>>,
     tools: Option<&Tools>,
+    baseline: &[String],
 ) -> Result<Vec<(String, Vec<String>)>, ConfigError> {
     let o = match v {
         None => return Ok(Vec::new()),
@@ -663,10 +665,22 @@ fn operations(
         if !matches!(tools, Some(t) if t.find(&name).is_some()) {
             return Err(format!("{}: names no configured tool", option));
         }
-        out.push((name, scope_list(Some(scopes), &option)?));
+        let mut needed = baseline.to_vec();
+        for s in scope_list(Some(scopes), &option)? {
+            if !needed.contains(&s) {
+                needed.push(s);
+            }
+        }
+        out.push((name, needed));
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
+}
+
+fn operation_index(operations: &[(String, Vec<String>)], name: &str) -> Option<usize> {
+    operations
+        .binary_search_by(|(n, _)| n.as_str().cmp(name))
+        .ok()
 }
 
 /// Each tool entry of the prebuilt list, re-serialized, with its name.
@@ -709,7 +723,7 @@ fn string_array(out: &mut Vec<u8>, items: &[String]) {
 /// credentials, query or fragment, visible ASCII only.
 struct Url {
     text: String,
-    scheme_len: usize,
+    /// Where `scheme://authority` ends.
     authority_end: usize,
     path: String,
 }
@@ -755,14 +769,12 @@ impl Url {
         Some(Url {
             path: text[authority_end..].to_string(),
             text: text.to_string(),
-            scheme_len,
             authority_end,
         })
     }
 
     /// `scheme://authority`, compared exactly.
     fn origin(&self) -> &str {
-        debug_assert!(self.scheme_len == 4 || self.scheme_len == 5);
         &self.text[..self.authority_end]
     }
 }
