@@ -29,6 +29,8 @@ unsafe impl GlobalAlloc for ZeroOnFree {
         unsafe { System.dealloc(ptr, layout) }
     }
 
+    /// While scrubbing, a block that moves is freed here (zeroed), not inside the system's realloc
+    /// where this allocator would not see it; otherwise the system's realloc may grow in place.
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if !SCRUBBING.load(Ordering::Relaxed) {
             // SAFETY: the caller upholds `realloc`'s contract, passed on unchanged.
