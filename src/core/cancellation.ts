@@ -3,12 +3,14 @@
  * request's deadline passed, the client left), without an `AbortController` per effect: most work
  * is never abandoned. A real `AbortSignal` is made only when asked for (`fetch`, a handler reading
  * `ctx.signal`); the Node exchange and the router's request scope listen here directly (the scope
- * finds this object under `CANCELLATION` in the handler context).
+ * finds this object under `CANCELLATION` in the handler context). Where no AbortController exists
+ * (Fastly JavaScript) it is itself what `ctx.signal` offers.
  */
 export const CANCELLATION: unique symbol = Symbol('pulse.cancellation');
 
 export class Cancellation {
   aborted = false;
+  reason: unknown = undefined;
   #listeners: (() => void)[] | undefined;
   #controller: AbortController | undefined;
 
@@ -21,10 +23,11 @@ export class Cancellation {
     if (i >= 0) this.#listeners!.splice(i, 1);
   }
 
-  cancel(): void {
+  cancel(reason?: unknown): void {
     if (this.aborted) return;
     this.aborted = true;
-    this.#controller?.abort();
+    this.reason = reason;
+    this.#controller?.abort(reason);
     const listeners = this.#listeners;
     this.#listeners = undefined;
     for (const l of listeners ?? []) {
@@ -41,7 +44,7 @@ export class Cancellation {
     if (this.#controller === undefined) {
       if (typeof AbortController !== 'function') return undefined;
       this.#controller = new AbortController();
-      if (this.aborted) this.#controller.abort();
+      if (this.aborted) this.#controller.abort(this.reason);
     }
     return this.#controller.signal;
   }

@@ -12,7 +12,7 @@ import type { Budgets, OperationDefinition, RouterDefinition } from '../router/d
 import { fail, isPulseRouterError, PulseRouterError } from '../router/errors';
 import { isName } from '../router/rules';
 import { isPlainJson } from './helpers';
-import { CANCELLATION, type Cancellation } from '../core/cancellation';
+import { Cancellation, CANCELLATION } from '../core/cancellation';
 
 /** What `ctx.signal` offers where no AbortController exists (Fastly JavaScript has none). */
 export interface SignalLike {
@@ -111,31 +111,6 @@ const REDACTED = '[REDACTED]';
 const now: () => number =
   typeof performance !== 'undefined' && typeof performance.now === 'function' ? () => performance.now() : () => Date.now();
 
-class ShimSignal implements SignalLike {
-  aborted = false;
-  reason: unknown = undefined;
-  #listeners = new Set<() => void>();
-  addEventListener(_type: 'abort', l: () => void): void {
-    this.#listeners.add(l);
-  }
-  removeEventListener(_type: 'abort', l: () => void): void {
-    this.#listeners.delete(l);
-  }
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    for (const l of this.#listeners) {
-      try {
-        l();
-      } catch {
-        // A listener's failure must not stop the others from seeing the abort.
-      }
-    }
-    this.#listeners.clear();
-  }
-}
-
 /** A bounded in-memory KV store (the default for Node and tests). */
 export function createMemoryKv(maxKeys = 1024): KvStore {
   const map = new Map<string, string>();
@@ -211,9 +186,9 @@ export class RequestScope {
         this.#signal = c.signal;
         this.#abort = (r) => c.abort(r);
       } else {
-        const s = new ShimSignal();
+        const s = new Cancellation();
         this.#signal = s;
-        this.#abort = (r) => s.abort(r);
+        this.#abort = (r) => s.cancel(r);
       }
       if (this.#ended !== undefined) this.#abort(endError(this.#ended));
     }
