@@ -6,7 +6,7 @@
  */
 import { resolveOptions, type McpHandlerContext, type McpHandlerRunner, type McpHttpOptions } from '../options';
 import { Cancellation, CANCELLATION } from './cancellation';
-import { Engine, internalError, type Action, type HandlerEffect, type HttpEffect, type RespondAction } from './engine';
+import { Engine, internalError, type Action, type CopyOut, type HandlerEffect, type HttpEffect, type RespondAction } from './engine';
 
 export type ReadResult =
   | { readonly done: false; readonly chunk: Uint8Array }
@@ -109,10 +109,17 @@ export type HttpResult = { status: number; body: Uint8Array } | 'unreachable';
  */
 export type HttpExchange = (effect: HttpEffect, cancellation: Cancellation) => Promise<HttpResult>;
 
+/** How a host performs effects and takes reply bytes out of the core; each has a portable default. */
+export interface HostIo {
+  readonly exchange?: HttpExchange;
+  readonly copyOut?: CopyOut;
+}
+
 /** Validates and snapshots the options and instantiates the core; throws `PulseConfigError`. */
-export function createHostCore(options: McpHttpOptions | undefined, exchange: HttpExchange = fetchExchange): HostCore {
+export function createHostCore(options: McpHttpOptions | undefined, io: HostIo = {}): HostCore {
   const resolved = resolveOptions(options);
-  return Object.freeze({ engine: Engine.create(resolved.configJson, resolved.core), requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange });
+  const engine = Engine.create(resolved.configJson, resolved.core, io.copyOut);
+  return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange });
 }
 
 /**
@@ -303,7 +310,6 @@ async function readAtMost(response: Response, maxBytes: number): Promise<Uint8Ar
   return out;
 }
 
-/** One handler effect: the runner's output goes back as JSON text; any failure is `failure`. */
 /** The handler's `progress` function: reports go to the core, its events to the host's sink. */
 function progressOf(req: CoreReq, effect: HandlerEffect, sink: StreamSink | undefined, stream: { started: boolean }): McpHandlerContext['progress'] {
   if (effect.progress !== true || sink === undefined) return undefined;
@@ -321,6 +327,7 @@ function progressOf(req: CoreReq, effect: HandlerEffect, sink: StreamSink | unde
   };
 }
 
+/** One handler effect: the runner's output goes back as JSON text; any failure is a handler failure. */
 async function performHandler(
   req: CoreReq,
   effect: HandlerEffect,
@@ -342,6 +349,30 @@ async function performHandler(
   return req.handlerOutput(outcome.done, now());
 }
 
+/**
+ * What a handler runner is given. A class rather than an object literal: a literal with an accessor
+ * takes V8's slow path on every call. The signal is made only if read: a handler that never looks
+ * at it costs no AbortController.
+ */
+class RunContext implements McpHandlerContext {
+  readonly timeoutMs: number;
+  readonly [CANCELLATION]: Cancellation;
+  declare readonly inputResponses?: Readonly<Record<string, unknown>>;
+  declare readonly progress?: McpHandlerContext['progress'];
+
+  constructor(timeoutMs: number, cancellation: Cancellation, inputResponses: HandlerEffect['inputResponses'], progress: McpHandlerContext['progress']) {
+    this.timeoutMs = timeoutMs;
+    this[CANCELLATION] = cancellation;
+    // Absent, not undefined, when not given.
+    if (inputResponses !== undefined) (this as { inputResponses?: unknown }).inputResponses = inputResponses;
+    if (progress !== undefined) (this as { progress?: unknown }).progress = progress;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this[CANCELLATION].signal;
+  }
+}
+
 /** The handler's output as JSON text, or `undefined` when it failed. */
 async function runHandler(
   effect: HandlerEffect,
@@ -351,17 +382,7 @@ async function runHandler(
   progress: McpHandlerContext['progress'],
 ): Promise<string | undefined> {
   try {
-    const context: McpHandlerContext & { [CANCELLATION]: Cancellation } = {
-      timeoutMs,
-      // Made only if read: a handler that never looks at its signal costs no AbortController.
-      get signal() {
-        return cancellation.signal;
-      },
-      [CANCELLATION]: cancellation,
-      ...(effect.inputResponses === undefined ? {} : { inputResponses: effect.inputResponses }),
-      ...(progress === undefined ? {} : { progress }),
-    };
-    const outcome = await runner.run(effect.op, effect.input, context);
+    const outcome = await runner.run(effect.op, effect.input, new RunContext(timeoutMs, cancellation, effect.inputResponses, progress));
     if (outcome?.ok !== true) return undefined;
     const text = JSON.stringify(outcome.output === undefined ? null : outcome.output);
     return typeof text === 'string' ? text : undefined;

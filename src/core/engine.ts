@@ -77,9 +77,7 @@ const HTTP_FAILURES: Readonly<Record<HttpFailure, number>> = { unreachable: 0, t
 
 const HTTP_METHODS: ReadonlySet<unknown> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const CONTINUE: ContinueAction = Object.freeze({ kind: 'continue' });
-const EMPTY = new Uint8Array(0);
 const encoder = new TextEncoder();
-const ASCII = /^[\x00-\x7f]*$/;
 const decoder = new TextDecoder();
 
 const INTERNAL_BODY = encoder.encode('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}');
@@ -120,23 +118,34 @@ function latin1Text(bytes: Uint8Array, start: number, end: number): string {
   return s;
 }
 
-/** Where the head of a reply record ends (its blank line), or -1. */
-function headEnd(bytes: Uint8Array): number {
-  for (let i = 0; i + 3 < bytes.length; i++) {
-    if (bytes[i] === 13 && bytes[i + 1] === 10 && bytes[i + 2] === 13 && bytes[i + 3] === 10) return i;
-  }
-  return -1;
-}
+/**
+ * Copies reply bytes out of the core's memory. The default gives each its own buffer; the Node host,
+ * which only writes them to a socket, passes a pooled copy (a small `ArrayBuffer` of its own costs
+ * more than the reply).
+ */
+export type CopyOut = (view: Uint8Array) => Uint8Array;
+const ownCopy: CopyOut = (view) => view.slice();
 
 /**
- * Reads a reply record (§3.2) exactly as `record.rs` writes it; `undefined` when it is not one.
- * `record` may be a view of the core's memory: only the body is copied out, and nothing keeps the
- * view. The head is short ASCII, so it becomes one string, split into lines.
+ * Reads the reply record (§3.2) at `memory[start, end)` exactly as `record.rs` writes it;
+ * `undefined` when it is not one. `memory` may be the core's: only the body is copied out (by
+ * `copy`), and nothing keeps the view. The head is short text, one string split into lines.
  */
-function decodeReply(record: Uint8Array): RespondAction | undefined {
-  const end = headEnd(record);
-  if (end < 0) return undefined;
-  const lines = latin1Text(record, 0, end).split('\r\n');
+function decodeReply(memory: Uint8Array, start: number, end: number, copy: CopyOut): RespondAction | undefined {
+  // The blank line ending the head, noting on the way whether the head is ASCII (then the UTF-8
+  // decoder reads it as Latin-1 would, only faster).
+  let blank = -1;
+  let ascii = true;
+  for (let i = start; i + 3 < end; i++) {
+    const b = memory[i]!;
+    if (b === 13 && memory[i + 1] === 10 && memory[i + 2] === 13 && memory[i + 3] === 10) {
+      blank = i;
+      break;
+    }
+    if (b > 0x7f) ascii = false;
+  }
+  if (blank < 0) return undefined;
+  const lines = (ascii ? decoder.decode(memory.subarray(start, blank)) : latin1Text(memory, start, blank)).split('\r\n');
   const status = Number(lines[0]);
   if (!Number.isInteger(status) || status < 100 || status > 599) return undefined;
   const headers: HeaderPair[] = [];
@@ -150,7 +159,7 @@ function decodeReply(record: Uint8Array): RespondAction | undefined {
     if (name === 'connection') close = value === 'close';
     else headers.push([name, value]);
   }
-  return { kind: 'respond', status, headers, body: record.slice(end + 4), close };
+  return { kind: 'respond', status, headers, body: copy(memory.subarray(blank + 4, end)), close };
 }
 
 /** Reads effect JSON (§3.3) as `record.rs` writes it; `undefined` when it is not one. */
@@ -179,14 +188,16 @@ export class Engine {
   private constructor(
     private readonly configJson: string,
     private readonly source: McpCoreSource | undefined,
+    /** @internal How reply bodies leave the core's memory. */
+    readonly copyOut: CopyOut,
   ) {
     this.core = instantiateCore(source);
     this.handle = Engine.newEngine(this.core, configJson);
   }
 
   /** Instantiates the core and builds its engine; throws `PulseConfigError` with the core's message. */
-  static create(configJson: string, source?: McpCoreSource): Engine {
-    return new Engine(configJson, source);
+  static create(configJson: string, source?: McpCoreSource, copyOut: CopyOut = ownCopy): Engine {
+    return new Engine(configJson, source, copyOut);
   }
 
   private static newEngine(core: CoreExports, configJson: string): number {
@@ -242,8 +253,9 @@ export class Engine {
       const ok = this.core.pulse_engine_fault(this.handle, FAULT_CODES[kind]) >>> 0;
       const ptr = this.core.pulse_check_output_ptr() >>> 0;
       const len = this.core.pulse_check_output_len() >>> 0;
-      const record = new Uint8Array(this.core.memory.buffer, ptr, len).slice();
-      return ok === 1 ? (decodeReply(record) ?? internalError()) : internalError();
+      const memory = memoryOf(this.core);
+      if (ok !== 1 || ptr + len > memory.length) return internalError();
+      return decodeReply(memory, ptr, ptr + len, this.copyOut) ?? internalError();
     } catch {
       this.poison(this.generation);
       return internalError();
@@ -300,29 +312,54 @@ export class Engine {
   }
 }
 
-/** Copies `bytes` into a scratch buffer for the duration of `call`. */
-/** As `withInput`, for ASCII text written straight into the core's memory (no copy in JavaScript). */
-function withAscii(core: CoreExports, text: string, call: (ptr: number, len: number) => number): number {
-  const len = text.length;
-  const ptr = core.pulse_alloc(len) >>> 0;
-  if (ptr === 0 && len > 0) throw new PulseCoreError('core: out of memory');
-  encoder.encodeInto(text, new Uint8Array(core.memory.buffer, ptr, len));
-  const result = call(ptr, len);
-  core.pulse_dealloc(ptr, len);
-  return result;
+/**
+ * A view of all of the core's memory, made again only when the memory grew (its buffer changed):
+ * placing input and reading output then create no view per call.
+ */
+let memoryView: Uint8Array = new Uint8Array(0);
+function memoryOf(core: CoreExports): Uint8Array {
+  const buffer = core.memory.buffer;
+  if (memoryView.buffer !== buffer) memoryView = new Uint8Array(buffer);
+  return memoryView;
 }
 
-function withInput(core: CoreExports, bytes: Uint8Array, call: (ptr: number, len: number) => number): number {
+/** Copies `bytes` into the core's memory; the caller deallocates `(ptr, bytes.length)` after its call. */
+function place(core: CoreExports, bytes: Uint8Array): number {
   const len = bytes.length;
   const ptr = core.pulse_alloc(len) >>> 0;
   if (ptr === 0 && len > 0) throw new PulseCoreError('core: out of memory');
-  new Uint8Array(core.memory.buffer, ptr, len).set(bytes);
-  const result = call(ptr, len);
-  core.pulse_dealloc(ptr, len);
+  memoryOf(core).set(bytes, ptr);
+  return ptr;
+}
+
+/**
+ * Writes head text into the core's memory, one byte per character. Heads are ASCII in practice and
+ * are encoded straight in; the encoder reading or writing anything but one byte per character means
+ * the text was not, and it is written again as Latin-1 (same length).
+ */
+function placeText(core: CoreExports, text: string): number {
+  const len = text.length;
+  const ptr = core.pulse_alloc(len) >>> 0;
+  if (ptr === 0 && len > 0) throw new PulseCoreError('core: out of memory');
+  const memory = memoryOf(core);
+  const { read, written } = encoder.encodeInto(text, memory.subarray(ptr, ptr + len));
+  if (read !== len || written !== len) memory.set(latin1Bytes(text), ptr);
+  return ptr;
+}
+
+/** Runs `call` with `bytes` in the core's memory (construction and checks: not per request). */
+function withInput(core: CoreExports, bytes: Uint8Array, call: (ptr: number, len: number) => number): number {
+  const ptr = place(core, bytes);
+  const result = call(ptr, bytes.length);
+  core.pulse_dealloc(ptr, bytes.length);
   return result;
 }
 
-/** One request's state inside the core. Always `free()` it (try/finally). */
+/**
+ * One request's state inside the core. Always `free()` it (try/finally). Each step calls the core
+ * inside a try (a trap poisons the instance) and then reads what it answered; no step allocates a
+ * closure, since every request makes several.
+ */
 export class CoreRequest {
   private freed = false;
 
@@ -338,51 +375,120 @@ export class CoreRequest {
   head(method: string, target: string, headers: readonly string[], now: number): Action {
     let text = `${method} ${target}\r\n`;
     for (let i = 0; i + 1 < headers.length; i += 2) text += `${headers[i]}: ${headers[i + 1]}\r\n`;
-    const call = (p: number, l: number) => this.core.pulse_request_head(this.req, p, l, now);
-    // Heads are ASCII in practice: encoded straight into the core's memory, one byte per char.
-    return this.act(() => (ASCII.test(text) ? withAscii(this.core, text, call) : withInput(this.core, latin1Bytes(text), call)));
+    if (!this.live()) return internalError();
+    let code: number;
+    try {
+      const ptr = placeText(this.core, text);
+      code = this.core.pulse_request_head(this.req, ptr, text.length, now);
+      this.core.pulse_dealloc(ptr, text.length);
+    } catch {
+      return this.broken();
+    }
+    return this.settle(code);
   }
 
   body(chunk: Uint8Array, now: number): Action {
     // An empty chunk carries nothing; the ABI is never handed a zero-length buffer.
     if (chunk.length === 0) return CONTINUE;
-    return this.act(() => withInput(this.core, chunk, (p, l) => this.core.pulse_request_body(this.req, p, l, now)));
+    if (!this.live()) return internalError();
+    let code: number;
+    try {
+      const ptr = place(this.core, chunk);
+      code = this.core.pulse_request_body(this.req, ptr, chunk.length, now);
+      this.core.pulse_dealloc(ptr, chunk.length);
+    } catch {
+      return this.broken();
+    }
+    return this.settle(code);
   }
 
   end(now: number): Action {
-    return this.act(() => this.core.pulse_request_end(this.req, now));
+    if (!this.live()) return internalError();
+    let code: number;
+    try {
+      code = this.core.pulse_request_end(this.req, now);
+    } catch {
+      return this.broken();
+    }
+    return this.settle(code);
   }
 
   abort(now: number): Action {
-    return this.act(() => this.core.pulse_request_abort(this.req, now));
+    if (!this.live()) return internalError();
+    let code: number;
+    try {
+      code = this.core.pulse_request_abort(this.req, now);
+    } catch {
+      return this.broken();
+    }
+    return this.settle(code);
   }
 
   tick(now: number): Action {
-    return this.act(() => this.core.pulse_request_tick(this.req, now));
+    if (!this.live()) return internalError();
+    let code: number;
+    try {
+      code = this.core.pulse_request_tick(this.req, now);
+    } catch {
+      return this.broken();
+    }
+    return this.settle(code);
   }
 
   /** The pending HTTP effect's status and the body bytes read. */
   httpResponse(status: number, body: Uint8Array, now: number): Action {
-    return this.act(() => withInput(this.core, body, (p, l) => this.core.pulse_request_http_response(this.req, status, p, l, now)));
+    if (!this.live()) return internalError();
+    let code: number;
+    try {
+      const ptr = place(this.core, body);
+      code = this.core.pulse_request_http_response(this.req, status, ptr, body.length, now);
+      this.core.pulse_dealloc(ptr, body.length);
+    } catch {
+      return this.broken();
+    }
+    return this.settle(code);
   }
 
   httpFailure(reason: HttpFailure, now: number): Action {
-    return this.act(() => this.core.pulse_request_http_failure(this.req, HTTP_FAILURES[reason], now));
+    if (!this.live()) return internalError();
+    let code: number;
+    try {
+      code = this.core.pulse_request_http_failure(this.req, HTTP_FAILURES[reason], now);
+    } catch {
+      return this.broken();
+    }
+    return this.settle(code);
   }
 
   /** The pending handler's output as JSON text. */
   handlerOutput(json: string, now: number): Action {
+    if (!this.live()) return internalError();
     const bytes = encoder.encode(json);
-    return this.act(() => withInput(this.core, bytes, (p, l) => this.core.pulse_request_handler_output(this.req, p, l, now)));
+    let code: number;
+    try {
+      const ptr = place(this.core, bytes);
+      code = this.core.pulse_request_handler_output(this.req, ptr, bytes.length, now);
+      this.core.pulse_dealloc(ptr, bytes.length);
+    } catch {
+      return this.broken();
+    }
+    return this.settle(code);
   }
 
   handlerFailure(now: number): Action {
-    return this.act(() => this.core.pulse_request_handler_failure(this.req, now));
+    if (!this.live()) return internalError();
+    let code: number;
+    try {
+      code = this.core.pulse_request_handler_failure(this.req, now);
+    } catch {
+      return this.broken();
+    }
+    return this.settle(code);
   }
 
   /** A progress report of the pending handler; the core bounds and frames it. */
   progress(progress: number, total: number | undefined, message: string | undefined, now: number): ProgressEvent {
-    if (this.freed || !this.engine.usable(this.generation)) return undefined;
+    if (!this.live()) return undefined;
     if (typeof progress !== 'number' || (total !== undefined && typeof total !== 'number')) return undefined;
     const core = this.core;
     try {
@@ -394,9 +500,10 @@ export class CoreRequest {
       if (code === 0) return undefined;
       const ptr = core.pulse_output_ptr(this.req) >>> 0;
       const len = core.pulse_output_len(this.req) >>> 0;
-      const payload = new Uint8Array(core.memory.buffer, ptr, len).slice();
-      if (code === 2) return { kind: 'next', bytes: payload };
-      const head = decodeReply(payload);
+      const memory = memoryOf(core);
+      if (ptr + len > memory.length) throw new PulseCoreError('core: output out of bounds');
+      if (code === 2) return { kind: 'next', bytes: this.engine.copyOut(memory.subarray(ptr, ptr + len)) };
+      const head = decodeReply(memory, ptr, ptr + len, this.engine.copyOut);
       return code === 1 && head !== undefined ? { kind: 'first', head } : undefined;
     } catch {
       this.engine.poison(this.generation);
@@ -428,33 +535,42 @@ export class CoreRequest {
     }
   }
 
-  private act(call: () => number): Action {
-    if (this.freed || !this.engine.usable(this.generation)) return internalError();
-    let code: number;
-    let payload: Uint8Array;
-    try {
-      code = call() >>> 0;
-      const ptr = this.core.pulse_output_ptr(this.req) >>> 0;
-      const len = this.core.pulse_output_len(this.req) >>> 0;
-      // A view of the core's memory, read before any other call into the core: decodeReply copies
-      // the body out, decodeEffect decodes the text.
-      payload = code === 1 || code === 2 ? new Uint8Array(this.core.memory.buffer, ptr, len) : EMPTY;
-    } catch {
-      this.engine.poison(this.generation);
-      return internalError();
-    }
-    switch (code) {
+  /** Whether the core may still be called for this request. */
+  private live(): boolean {
+    return !this.freed && this.engine.usable(this.generation);
+  }
+
+  /** The core trapped: its instance is discarded and the host answers its own 500. */
+  private broken(): Action {
+    this.engine.poison(this.generation);
+    return internalError();
+  }
+
+  /** What the core answered with `code`, read from its output before any other call into it. */
+  private settle(code: number): Action {
+    switch (code >>> 0) {
       case 0:
         return CONTINUE;
       case 1:
-        return decodeReply(payload) ?? internalError();
-      case 2: {
-        const effect = decodeEffect(payload);
-        return effect === undefined ? internalError() : { kind: 'perform', effect };
-      }
+      case 2:
+        break;
       default:
         // 3 MISUSE: the host called out of order; it answers 500 on its own.
         return internalError();
     }
+    let memory: Uint8Array;
+    let ptr: number;
+    let end: number;
+    try {
+      ptr = this.core.pulse_output_ptr(this.req) >>> 0;
+      end = ptr + (this.core.pulse_output_len(this.req) >>> 0);
+      memory = memoryOf(this.core);
+    } catch {
+      return this.broken();
+    }
+    if (end > memory.length) return this.broken();
+    if (code >>> 0 === 1) return decodeReply(memory, ptr, end, this.engine.copyOut) ?? internalError();
+    const effect = decodeEffect(memory.subarray(ptr, end));
+    return effect === undefined ? internalError() : { kind: 'perform', effect };
   }
 }

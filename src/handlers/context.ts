@@ -436,28 +436,46 @@ function frozenJson<T>(v: T): T {
   return Object.freeze(v);
 }
 
-/** Builds the context of `operation` at call depth `depth` over a shared scope. */
-export function createContext(
-  env: ScopeEnvironment,
-  scope: RequestScope,
-  operation: string,
-  depth: number,
-  inputResponses: Readonly<Record<string, unknown>> = NO_RESPONSES,
-  report: ((progress: number, total?: number, message?: string) => void) | undefined = undefined,
-): HandlerContext {
-  const ctx: HandlerContext = {
-    operation,
-    deadline: scope.deadlineEpoch,
-    get signal() {
-      return scope.signal;
-    },
-    config: env.definition.config,
-    inputResponses,
-    progress: (progress, total, message) => {
+/**
+ * One handler's context over a shared scope. A class rather than an object literal: a literal with
+ * an accessor (the lazy `signal`) takes V8's slow path on every request, and its per-object
+ * accessor and shape are garbage that outlives the young generation. `signal`, `kv` and `log` are
+ * made on first use; the functions stay own properties, so a handler may destructure them.
+ */
+class Context implements HandlerContext {
+  readonly operation: string;
+  readonly deadline: number;
+  readonly config: Readonly<Record<string, string | number | boolean>>;
+  readonly inputResponses: Readonly<Record<string, unknown>>;
+  readonly progress: HandlerContext['progress'];
+  readonly fetch: HandlerContext['fetch'];
+  readonly secret: HandlerContext['secret'];
+  readonly call: HandlerContext['call'];
+  readonly #env: ScopeEnvironment;
+  readonly #scope: RequestScope;
+  // Private fields are not properties: the frozen context still caches them.
+  #kv: HandlerContext['kv'] | undefined;
+  #log: Logger | undefined;
+
+  constructor(
+    env: ScopeEnvironment,
+    scope: RequestScope,
+    operation: string,
+    depth: number,
+    inputResponses: Readonly<Record<string, unknown>>,
+    report: ((progress: number, total?: number, message?: string) => void) | undefined,
+  ) {
+    this.#env = env;
+    this.#scope = scope;
+    this.operation = operation;
+    this.deadline = scope.deadlineEpoch;
+    this.config = env.definition.config;
+    this.inputResponses = inputResponses;
+    this.progress = (progress, total, message) => {
       if (report !== undefined && !scope.closed) report(progress, total, message);
-    },
-    fetch: (url, init) => governedFetch(env, scope, url, init),
-    secret: (name: string) => {
+    };
+    this.fetch = (url, init) => governedFetch(env, scope, url, init);
+    this.secret = (name: string) => {
       scope.assertOpen();
       if (!isName(name)) fail('PULSE_ERR_SECRET', 'secretName');
       const provider = env.options.secrets;
@@ -471,12 +489,38 @@ export function createContext(
       if (typeof v !== 'string') return undefined;
       scope.secretValues.add(v);
       return v;
-    },
-    kv: makeKv(env, scope),
-    log: makeLogger(env, scope, operation),
-    call: (name, input) => callOperation(env, scope, name, input === undefined ? {} : input, depth + 1),
-  };
-  return Object.freeze(ctx);
+    };
+    this.call = (name, input) => callOperation(env, scope, name, input === undefined ? {} : input, depth + 1);
+    Object.freeze(this);
+  }
+
+  get signal(): AbortSignal | SignalLike {
+    return this.#scope.signal;
+  }
+
+  get kv(): HandlerContext['kv'] {
+    this.#kv ??= makeKv(this.#env, this.#scope);
+    return this.#kv;
+  }
+
+  get log(): Logger {
+    this.#log ??= makeLogger(this.#env, this.#scope, this.operation);
+    return this.#log;
+  }
+}
+// Shared by every request's context: nothing may redefine its accessors.
+Object.freeze(Context.prototype);
+
+/** Builds the context of `operation` at call depth `depth` over a shared scope. */
+export function createContext(
+  env: ScopeEnvironment,
+  scope: RequestScope,
+  operation: string,
+  depth: number,
+  inputResponses: Readonly<Record<string, unknown>> = NO_RESPONSES,
+  report: ((progress: number, total?: number, message?: string) => void) | undefined = undefined,
+): HandlerContext {
+  return new Context(env, scope, operation, depth, inputResponses, report);
 }
 
 const CHECK_TEXT_MAX = 256;

@@ -7,7 +7,7 @@ import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { internalError, type HostFault, type RespondAction } from '../../core/engine';
 import { nodeExchange } from './http-exchange';
-import { createHostCore, drive, type BodySource, type Departure, type ReadResult, type StreamSink } from '../../core/driver';
+import { createHostCore, drive, type BodySource, type Departure as DepartureState, type ReadResult, type StreamSink } from '../../core/driver';
 import type { McpHttpOptions } from '../../options';
 
 /**
@@ -108,15 +108,27 @@ function bodySource(req: IncomingMessage, maxQueued: number): BodySource {
   };
 }
 
-function departureOf(res: ServerResponse): Departure {
-  let resolve!: () => void;
-  const state = { gone: false, promise: new Promise<void>((r) => (resolve = r)) };
-  res.on('close', () => {
-    if (res.writableFinished) return;
-    state.gone = true;
-    resolve();
-  });
-  return state;
+/**
+ * The client going away before the reply finished. Its promise is made only when the driver waits
+ * (most requests never do); a class, since an object literal with an accessor takes V8's slow path.
+ */
+class Departure implements DepartureState {
+  gone = false;
+  #promise: Promise<void> | undefined;
+  #resolve: (() => void) | undefined;
+
+  constructor(res: ServerResponse) {
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      this.gone = true;
+      this.#resolve?.();
+    });
+  }
+
+  get promise(): Promise<void> {
+    this.#promise ??= this.gone ? Promise.resolve() : new Promise<void>((r) => (this.#resolve = r));
+    return this.#promise;
+  }
 }
 
 /**
@@ -182,7 +194,7 @@ function send(req: IncomingMessage, res: ServerResponse, action: RespondAction, 
 }
 
 export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
-  const host = createHostCore(options, nodeExchange());
+  const host = createHostCore(options, { exchange: nodeExchange(), copyOut: (view) => Buffer.from(view) });
   const lingerMax = lingerBytes(host.requestBytes);
   const attached = new WeakSet<EventEmitter>();
 
@@ -204,7 +216,7 @@ export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
       attached.add(server);
       if (!server.listeners('clientError').includes(clientError)) server.on('clientError', clientError);
     }
-    const departure = departureOf(res);
+    const departure = new Departure(res);
     const sink: StreamSink = {
       start(head) {
         const flat: string[] = [];
