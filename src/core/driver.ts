@@ -4,8 +4,9 @@
  * with typed calls, and the same guard against a core that keeps answering `continue` with no time
  * left. Adapters only translate their runtime's request, body and response objects.
  */
-import { resolveOptions, type McpHandlerContext, type McpHandlerRunner, type McpHttpOptions } from '../options';
+import { resolveOptions, type McpHandlerContext, type McpHandlerOutcome, type McpHandlerRunner, type McpHttpOptions } from '../options';
 import { Cancellation, CANCELLATION } from './cancellation';
+import { isThenable } from './thenable';
 import { Engine, internalError, type Action, type CopyOut, type HandlerEffect, type HttpEffect, type RespondAction } from './engine';
 
 export type ReadResult =
@@ -336,17 +337,26 @@ async function performHandler(
   progress: McpHandlerContext['progress'],
 ): Promise<Action> {
   if (runner === undefined) return req.handlerFailure(now());
+  const left = req.timeoutMs(now());
+  // Never start a handler once the request's deadline has passed.
+  if (left === 0) return unfinished(req, 'deadline');
   const cancellation = new Cancellation();
-  const limit = Math.min(effect.timeoutMs, req.timeoutMs(now()));
-  const work = runHandler(effect, runner, limit, cancellation, progress);
-  const abandon = (): void => {
-    cancellation.cancel();
-    work.catch(() => undefined);
-  };
-  const outcome = await awaitEffect(req, work, effect.timeoutMs, departure, abandon);
-  if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, outcome);
-  if (outcome === 'timedOut' || outcome.done === undefined) return req.handlerFailure(now());
-  return req.handlerOutput(outcome.done, now());
+  const work = runHandler(effect, runner, Math.min(effect.timeoutMs, left), cancellation, progress);
+  let output: string | undefined;
+  if (typeof work === 'object') {
+    const abandon = (): void => {
+      cancellation.cancel();
+      work.catch(() => undefined);
+    };
+    const outcome = await awaitEffect(req, work, effect.timeoutMs, departure, abandon);
+    if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, outcome);
+    if (outcome === 'timedOut') return req.handlerFailure(now());
+    output = outcome.done;
+  } else {
+    // The handler returned a value: nothing to wait for, no timer armed.
+    output = work;
+  }
+  return output === undefined ? req.handlerFailure(now()) : req.handlerOutput(output, now());
 }
 
 /**
@@ -373,17 +383,29 @@ class RunContext implements McpHandlerContext {
   }
 }
 
-/** The handler's output as JSON text, or `undefined` when it failed. */
-async function runHandler(
+/**
+ * The handler's output as JSON text, or `undefined` when it failed; a promise of it only when the
+ * runner answered with one (a runner may settle at once).
+ */
+function runHandler(
   effect: HandlerEffect,
   runner: McpHandlerRunner,
   timeoutMs: number,
   cancellation: Cancellation,
   progress: McpHandlerContext['progress'],
-): Promise<string | undefined> {
+): string | undefined | Promise<string | undefined> {
+  let outcome: ReturnType<McpHandlerRunner['run']>;
   try {
-    const outcome = await runner.run(effect.op, effect.input, new RunContext(timeoutMs, cancellation, effect.inputResponses, progress));
-    if (outcome?.ok !== true) return undefined;
+    outcome = runner.run(effect.op, effect.input, new RunContext(timeoutMs, cancellation, effect.inputResponses, progress));
+  } catch {
+    return undefined;
+  }
+  return isThenable(outcome) ? Promise.resolve(outcome).then(outputText, () => undefined) : outputText(outcome);
+}
+
+function outputText(outcome: McpHandlerOutcome | undefined): string | undefined {
+  if (outcome?.ok !== true) return undefined;
+  try {
     const text = JSON.stringify(outcome.output === undefined ? null : outcome.output);
     return typeof text === 'string' ? text : undefined;
   } catch {

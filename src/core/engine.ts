@@ -323,6 +323,9 @@ function memoryOf(core: CoreExports): Uint8Array {
   return memoryView;
 }
 
+/** Text up to this many UTF-16 units is encoded straight into the core's memory (at most 3 bytes each). */
+const DIRECT_TEXT_MAX = 8192;
+
 /** Copies `bytes` into the core's memory; the caller deallocates `(ptr, bytes.length)` after its call. */
 function place(core: CoreExports, bytes: Uint8Array): number {
   const len = bytes.length;
@@ -463,12 +466,23 @@ export class CoreRequest {
   /** The pending handler's output as JSON text. */
   handlerOutput(json: string, now: number): Action {
     if (!this.live()) return internalError();
-    const bytes = encoder.encode(json);
     let code: number;
     try {
-      const ptr = place(this.core, bytes);
-      code = this.core.pulse_request_handler_output(this.req, ptr, bytes.length, now);
-      this.core.pulse_dealloc(ptr, bytes.length);
+      const core = this.core;
+      if (json.length <= DIRECT_TEXT_MAX) {
+        // Encoded straight into the core's memory, room for the worst case (3 bytes per UTF-16 unit).
+        const room = json.length * 3;
+        const ptr = core.pulse_alloc(room) >>> 0;
+        if (ptr === 0 && room > 0) throw new PulseCoreError('core: out of memory');
+        const { written } = encoder.encodeInto(json, memoryOf(core).subarray(ptr, ptr + room));
+        code = core.pulse_request_handler_output(this.req, ptr, written, now);
+        core.pulse_dealloc(ptr, room);
+      } else {
+        const bytes = encoder.encode(json);
+        const ptr = place(core, bytes);
+        code = core.pulse_request_handler_output(this.req, ptr, bytes.length, now);
+        core.pulse_dealloc(ptr, bytes.length);
+      }
     } catch {
       return this.broken();
     }

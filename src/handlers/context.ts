@@ -13,6 +13,7 @@ import { fail, isPulseRouterError, PulseRouterError } from '../router/errors';
 import { isName } from '../router/rules';
 import { isPlainJson } from './helpers';
 import { Cancellation, CANCELLATION } from '../core/cancellation';
+import { isThenable } from '../core/thenable';
 
 /** What `ctx.signal` offers where no AbortController exists (Fastly JavaScript has none). */
 export interface SignalLike {
@@ -142,14 +143,19 @@ export class RequestScope {
   logsLeft = LOG_RECORDS_PER_REQUEST;
   closed = false;
   readonly secretValues = new Set<string>();
-  /** Settles (rejecting with the deadline error) when the budget runs out. */
-  readonly expired: Promise<never>;
   /** Why the scope ended (the deadline, or closed), once it has. */
   #ended: 'deadline' | 'closed' | undefined;
   /** The signal and its abort, made on first use: most handlers never look at `ctx.signal`. */
   #signal: AbortSignal | SignalLike | undefined;
   #abort: ((reason: unknown) => void) | undefined;
-  readonly #timer: ReturnType<typeof setTimeout>;
+  /**
+   * The deadline as a promise that rejects, and its timer: made on the first `race`, so a handler
+   * that finishes without waiting on anything costs neither.
+   */
+  #expired: Promise<never> | undefined;
+  #reject: ((e: unknown) => void) | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #expire: () => void;
   readonly #detach: () => void = () => undefined;
 
   constructor(budgetMs: number, budgets: Budgets, external?: AbortSignal | SignalLike) {
@@ -159,16 +165,12 @@ export class RequestScope {
     this.fetchesLeft = budgets.fetches;
     this.bytesLeft = budgets.fetchBytes;
     this.callsLeft = budgets.calls;
-    let reject!: (e: unknown) => void;
-    this.expired = new Promise<never>((_, r) => (reject = r));
-    // Never an unhandled rejection: callers race against it, nobody has to.
-    this.expired.catch(() => undefined);
-    const expire = () => {
+    const expire = (): void => {
       if (this.#ended !== undefined) return;
       this.#end('deadline');
-      reject(new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline'));
+      this.#reject?.(new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline'));
     };
-    this.#timer = setTimeout(expire, Math.max(0, budgetMs));
+    this.#expire = expire;
     if (external !== undefined) {
       if (external.aborted) expire();
       else {
@@ -216,12 +218,24 @@ export class RequestScope {
 
   /** Runs `work` until it settles or the budget expires, whichever comes first. */
   race<T>(work: () => T | Promise<T>): Promise<T> {
-    return Promise.race([Promise.resolve().then(work), this.expired]);
+    return Promise.race([Promise.resolve().then(work), this.#deadline()]);
+  }
+
+  /** Rejects with the deadline error once the budget runs out; never settles after `close`. */
+  #deadline(): Promise<never> {
+    if (this.#expired === undefined) {
+      this.#expired = new Promise<never>((_, r) => (this.#reject = r));
+      // Never an unhandled rejection: callers race against it, nobody has to.
+      this.#expired.catch(() => undefined);
+      if (this.#ended === 'deadline') this.#reject!(new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline'));
+      else if (this.#ended === undefined) this.#timer = setTimeout(this.#expire, Math.max(0, this.deadlineAt - now()));
+    }
+    return this.#expired;
   }
 
   close(): void {
     this.closed = true;
-    clearTimeout(this.#timer);
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#detach();
     // Outstanding fetches and body reads of a handler that is still running stop here.
     if (this.#ended === undefined) this.#end('closed');
@@ -599,7 +613,27 @@ export type HandlerOutcome = { ok: true; output: unknown } | { ok: false };
 export interface HandlerRunner {
   /** Whether any operation has a JavaScript handler. */
   readonly hasJavaScript: boolean;
-  run(op: string, input: unknown, opts: { timeoutMs: number; signal?: AbortSignal | SignalLike }): Promise<HandlerOutcome>;
+  /** Settled at once (no promise) when the handler returned a value rather than a promise. */
+  run(op: string, input: unknown, opts: { timeoutMs: number; signal?: AbortSignal | SignalLike }): HandlerOutcome | Promise<HandlerOutcome>;
+}
+
+const FAILED: HandlerOutcome = Object.freeze({ ok: false });
+
+/** A handler's result as an outcome: plain JSON only (`undefined` is `null`). */
+function outcomeOf(out: unknown): HandlerOutcome {
+  const value = out === undefined ? null : out;
+  return isPlainJson(value) ? { ok: true, output: value } : FAILED;
+}
+
+/** A handler that returned a promise: it runs against the scope's deadline, then the scope closes. */
+async function settleAsync(scope: RequestScope, pending: PromiseLike<unknown>): Promise<HandlerOutcome> {
+  try {
+    return outcomeOf(await scope.race(() => pending));
+  } catch {
+    return FAILED;
+  } finally {
+    scope.close();
+  }
 }
 
 /**
@@ -626,7 +660,7 @@ export function createHandlerRunner(definition: RouterDefinition, options: Conte
   const hasJavaScript = definition.operations.some((o) => o.handler.kind === 'javascript');
   return Object.freeze({
     hasJavaScript,
-    async run(
+    run(
       op: string,
       input: unknown,
       opts: {
@@ -635,27 +669,30 @@ export function createHandlerRunner(definition: RouterDefinition, options: Conte
         inputResponses?: Readonly<Record<string, unknown>>;
         progress?: (progress: number, total?: number, message?: string) => void;
       },
-    ): Promise<HandlerOutcome> {
+    ): HandlerOutcome | Promise<HandlerOutcome> {
       const target = operations.get(op);
-      if (target === undefined || target.handler.kind !== 'javascript') return { ok: false };
+      if (target === undefined || target.handler.kind !== 'javascript') return FAILED;
       const fn = target.handler.fn;
       const timeoutMs = typeof opts?.timeoutMs === 'number' && Number.isFinite(opts.timeoutMs) ? opts.timeoutMs : 0;
       const budgetMs = Math.min(timeoutMs, definition.budgets.deadlineMs);
-      if (!(budgetMs > 0)) return { ok: false };
+      if (!(budgetMs > 0)) return FAILED;
       // The host's cancellation when it gives one (no AbortSignal is made for it), else its signal.
       const host = (opts as { [CANCELLATION]?: Cancellation })[CANCELLATION];
       const scope = new RequestScope(budgetMs, definition.budgets, host ?? opts.signal);
+      let out: unknown;
       try {
         const responses = opts.inputResponses === undefined ? NO_RESPONSES : frozenJson(opts.inputResponses);
-        const ctx = createContext(env, scope, op, 0, responses, opts.progress);
-        const out = await scope.race(() => fn(ctx, input === undefined ? {} : input));
-        const value = out === undefined ? null : out;
-        return isPlainJson(value) ? { ok: true, output: value } : { ok: false };
+        out = fn(createContext(env, scope, op, 0, responses, opts.progress), input === undefined ? {} : input);
+        // A handler that returned a value is done: no promise, no timer, no turn of the event loop.
+        if (!isThenable(out)) {
+          scope.close();
+          return outcomeOf(out);
+        }
       } catch {
-        return { ok: false };
-      } finally {
         scope.close();
+        return FAILED;
       }
+      return settleAsync(scope, out);
     },
   });
 }

@@ -62,7 +62,7 @@ export function toolSource(router: EntityRouter, options?: ToolSourceOptions): R
   return Object.freeze({
     ...base,
     handlers: runner,
-    runHandler: (op: string, input: unknown, opts: { timeoutMs: number }) => runner.run(op, input, opts),
+    runHandler: async (op: string, input: unknown, opts: { timeoutMs: number }) => runner.run(op, input, opts),
   });
 }
 
