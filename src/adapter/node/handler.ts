@@ -44,68 +44,103 @@ const FAILED: ReadResult = { error: true };
 
 /**
  * Pull adapter over 'data' events. Chunks wait for their reader up to `maxQueued` bytes (the
- * request limit, which the core enforces anyway); past that the stream is paused until read.
+ * request limit, which the core enforces anyway); past that the stream is paused until read. A
+ * class: its methods are shared, only the three listeners are made per request.
  */
-function bodySource(req: IncomingMessage, maxQueued: number): BodySource {
-  const queue: Uint8Array[] = [];
-  let queued = 0;
-  // Node's parser frames the body by its Content-Length: once that many bytes came, the end
-  // follows from what the runtime already holds.
-  const declared = req.headers['content-length'] === undefined || req.headers['transfer-encoding'] !== undefined ? -1 : Number(req.headers['content-length']);
-  let received = 0;
-  let final: ReadResult | undefined;
-  let waiter: ((r: ReadResult) => void) | undefined;
-  let cancelled = false;
-  const deliver = (r: ReadResult): void => {
-    const w = waiter;
-    waiter = undefined;
+class NodeBody implements BodySource {
+  readonly #req: IncomingMessage;
+  readonly #maxQueued: number;
+  readonly #queue: Uint8Array[] = [];
+  #queued = 0;
+  /** The declared Content-Length, or -1 (chunked or absent). */
+  readonly #declared: number;
+  #received = 0;
+  #final: ReadResult | undefined;
+  #waiter: ((r: ReadResult) => void) | undefined;
+  #cancelled = false;
+
+  constructor(req: IncomingMessage, maxQueued: number) {
+    this.#req = req;
+    this.#maxQueued = maxQueued;
+    // Node's parser frames the body by its Content-Length: once that many bytes came, the end
+    // follows from what the runtime already holds.
+    const length = req.headers['content-length'];
+    this.#declared = length === undefined || req.headers['transfer-encoding'] !== undefined ? -1 : Number(length);
+    req.on('data', (chunk: Buffer) => {
+      if (this.#cancelled) return;
+      this.#received += chunk.length;
+      if (this.#waiter !== undefined) this.#deliver({ done: false, chunk });
+      else {
+        this.#queue.push(chunk);
+        this.#queued += chunk.length;
+        if (this.#queued > this.#maxQueued) req.pause();
+      }
+    });
+    req.on('end', () => {
+      this.#final ??= DONE;
+      this.#deliver(this.#final);
+    });
+    req.on('error', () => {
+      this.#final = FAILED;
+      this.#deliver(this.#final);
+    });
+  }
+
+  #deliver(r: ReadResult): void {
+    const w = this.#waiter;
+    this.#waiter = undefined;
     w?.(r);
-  };
-  req.on('data', (chunk: Buffer) => {
-    if (cancelled) return;
-    received += chunk.length;
-    if (waiter !== undefined) deliver({ done: false, chunk });
-    else {
-      queue.push(chunk);
-      queued += chunk.length;
-      if (queued > maxQueued) req.pause();
-    }
-  });
-  req.on('end', () => {
-    final ??= DONE;
-    deliver(final);
-  });
-  req.on('error', () => {
-    final = FAILED;
-    deliver(final);
-  });
-  const poll = (): ReadResult | undefined => {
-    const next = queue.shift();
+  }
+
+  poll(): ReadResult | undefined {
+    const next = this.#queue.shift();
     if (next !== undefined) {
-      queued -= next.length;
-      if (queued <= maxQueued && final === undefined && req.isPaused()) req.resume();
+      this.#queued -= next.length;
+      if (this.#queued <= this.#maxQueued && this.#final === undefined && this.#req.isPaused()) this.#req.resume();
       return { done: false, chunk: next };
     }
-    return final;
-  };
-  return {
-    poll,
-    arrived: () => received === declared,
-    read(): Promise<ReadResult> {
-      const ready = poll();
-      if (ready !== undefined) return Promise.resolve(ready);
-      return new Promise((resolve) => {
-        waiter = resolve;
-        if (req.isPaused()) req.resume();
-      });
-    },
-    cancel(): void {
-      // Stop reading; never drain what the client still sends.
-      cancelled = true;
-      req.pause();
-      queue.length = 0;
-    },
-  };
+    return this.#final;
+  }
+
+  arrived(): boolean {
+    return this.#received === this.#declared;
+  }
+
+  read(): Promise<ReadResult> {
+    const ready = this.poll();
+    if (ready !== undefined) return Promise.resolve(ready);
+    return new Promise((resolve) => {
+      this.#waiter = resolve;
+      if (this.#req.isPaused()) this.#req.resume();
+    });
+  }
+
+  cancel(): void {
+    // Stop reading; never drain what the client still sends.
+    this.#cancelled = true;
+    this.#req.pause();
+    this.#queue.length = 0;
+  }
+}
+
+/** Where a streamed reply (a handler's progress) is written. */
+class NodeSink implements StreamSink {
+  readonly #res: ServerResponse;
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+
+  start(head: RespondAction): void {
+    const flat: string[] = [];
+    for (const [name, value] of head.headers) flat.push(name, value);
+    this.#res.writeHead(head.status, flat);
+    this.#res.write(head.body);
+  }
+
+  write(bytes: Uint8Array): void {
+    this.#res.write(bytes);
+  }
 }
 
 /**
@@ -179,8 +214,9 @@ function send(req: IncomingMessage, res: ServerResponse, action: RespondAction, 
   if (res.headersSent || res.destroyed) return;
   const flat: string[] = [];
   let hasLength = false;
+  // The core writes header names in lower case.
   for (const [name, value] of action.headers) {
-    if (name.toLowerCase() === 'content-length') hasLength = true;
+    if (name === 'content-length') hasLength = true;
     flat.push(name, value);
   }
   if (!hasLength) flat.push('content-length', String(action.body.length));
@@ -216,19 +252,8 @@ export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
       attached.add(server);
       if (!server.listeners('clientError').includes(clientError)) server.on('clientError', clientError);
     }
-    const departure = new Departure(res);
-    const sink: StreamSink = {
-      start(head) {
-        const flat: string[] = [];
-        for (const [name, value] of head.headers) flat.push(name, value);
-        res.writeHead(head.status, flat);
-        res.write(head.body);
-      },
-      write(bytes) {
-        res.write(bytes);
-      },
-    };
-    drive(host, { method: req.method ?? '', target: originForm(req.url ?? ''), headers: req.rawHeaders }, bodySource(req, host.requestBytes), departure, sink).then(
+    const head = { method: req.method ?? '', target: originForm(req.url ?? ''), headers: req.rawHeaders };
+    drive(host, head, new NodeBody(req, host.requestBytes), new Departure(res), new NodeSink(res)).then(
       (outcome) => {
         if (outcome.streamed) {
           res.end(outcome.response.body);
