@@ -7,7 +7,8 @@
 //   3. tools/call requests/s of a trivial `echo` tool for the Node host (static result and JavaScript
 //      handler), the official SDK server (@modelcontextprotocol/server, zod tool) and the bare server
 //      answering the same result bytes.
-// Every load test reports requests/s, p50/p99 latency and the server process's peak RSS (VmHWM).
+// Every load test reports requests/s, p50/p99 latency and the server process's peak RSS (VmHWM); the
+// cases of 2 and 3 run in BENCH_ROUNDS (3) alternating rounds and report their median round.
 // Prints a markdown table with ratios and saves .test-results/bench.json. Extra rows: tools/bench/extra/.
 // Needs the built package (npm run build; PULSE_DIST=<dir> benches another build of dist/cjs).
 // Every server is a child process stopped by its PID.
@@ -21,6 +22,8 @@ import autocannon from 'autocannon';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DURATION = Number(process.env.BENCH_DURATION_SEC ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Alternating rounds of the loopback server cases; each row is the median round. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const MIN_SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 1500);
 const PROTOCOL = '2026-07-28';
 const META = {
@@ -201,24 +204,37 @@ async function loadTest({ port, method = 'POST', path = '/mcp', headers = HEADER
   return { rps: r.requests.average, total: r.requests.total, latencyP50: r.latency.p50, latencyP99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
 }
 
-/** One server per case, each in its own process; peak RSS is read just before it is stopped. */
+/**
+ * One server per case, each in its own process; peak RSS is read just before it is stopped. The
+ * cases run in alternating rounds (all cases, then all again), so a slow minute of the shared
+ * machine touches every case alike, and each row is its median round by req/s.
+ */
 async function serverRows(group, cases) {
-  const rows = [];
-  for (const { name, script, args, headers, body, baseline } of cases) {
-    const srv = await startServer(join(ROOT, script), args);
-    try {
-      const cpu0 = srv.cpuMs();
-      const r = await loadTest({ port: srv.port, headers, body });
-      const cpu1 = srv.cpuMs();
-      if (r.non2xx || r.errors) throw new Error(`bench: ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-      // Server CPU per request barely depends on what else the shared machine runs, unlike req/s.
-      const cpuUsPerReq = cpu0 === undefined || cpu1 === undefined || !r.total ? undefined : ((cpu1 - cpu0) * 1000) / r.total;
-      rows.push({ group, name, value: r.rps, unit: 'req/s', p50ms: r.latencyP50, p99ms: r.latencyP99, peakRssMiB: srv.peakRssMiB(), cpuUsPerReq, baseline });
-    } finally {
-      await srv.stop();
+  const rounds = cases.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, { name, script, args, headers, body }] of cases.entries()) {
+      const srv = await startServer(join(ROOT, script), args);
+      try {
+        const cpu0 = srv.cpuMs();
+        const r = await loadTest({ port: srv.port, headers, body });
+        const cpu1 = srv.cpuMs();
+        if (r.non2xx || r.errors) throw new Error(`bench: ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        const cpuUsPerReq = cpu0 === undefined || cpu1 === undefined || !r.total ? undefined : ((cpu1 - cpu0) * 1000) / r.total;
+        rounds[i].push({ r, cpuUsPerReq, peakRssMiB: srv.peakRssMiB() });
+      } finally {
+        await srv.stop();
+      }
     }
   }
-  return rows;
+  return cases.map(({ name, baseline }, i) => {
+    const sorted = [...rounds[i]].sort((x, y) => x.r.rps - y.r.rps);
+    const { r, cpuUsPerReq } = sorted[Math.floor(sorted.length / 2)];
+    const cpus = rounds[i].map((x) => x.cpuUsPerReq).filter((x) => x !== undefined).sort((x, y) => x - y);
+    const peakRssMiB = Math.max(...rounds[i].map((x) => x.peakRssMiB ?? 0));
+    // CPU per request: the median of the rounds too (it barely depends on the machine's load).
+    const cpu = cpus.length === 0 ? cpuUsPerReq : cpus[Math.floor(cpus.length / 2)];
+    return { group, name, value: r.rps, unit: 'req/s', p50ms: r.latencyP50, p99ms: r.latencyP99, peakRssMiB, cpuUsPerReq: cpu, baseline, rounds: rounds[i].map((x) => Math.round(x.r.rps)) };
+  });
 }
 
 const BARE = 'bare node:http + JSON.parse';
@@ -294,7 +310,7 @@ rows.push(...(await discoverRows()), ...(await toolsRows()));
 if (only !== 'servers') rows.push(...(await extraRows({ durationSec: DURATION, connections: CONNECTIONS, startServer, loadTest, root: ROOT, meta: META, headers: HEADERS })));
 addRatios(rows);
 const md = table(rows);
-process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test, ${CONNECTIONS} connections)\n\n${md}\n`);
+process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test, ${CONNECTIONS} connections, loopback servers: median of ${ROUNDS} alternating rounds)\n\n${md}\n`);
 // The targets, one row each: what is measured, the bound, and whether it is a floor or a ceiling.
 const row = (name) => rows.find((r) => r.name === name);
 const cpuRatio = (name) => (row(name)?.cpuUsPerReq && row(BARE)?.cpuUsPerReq ? row(name).cpuUsPerReq / row(BARE).cpuUsPerReq : undefined);
