@@ -126,14 +126,20 @@ function latin1Text(bytes: Uint8Array, start: number, end: number): string {
 export type CopyOut = (view: Uint8Array) => Uint8Array;
 const ownCopy: CopyOut = (view) => view.slice();
 
+/** A reply head as decoded: frozen, since decoded heads are shared (see `headOf`). */
+interface ReplyHead {
+  readonly status: number;
+  readonly headers: readonly HeaderPair[];
+  readonly close: boolean;
+}
+
 /**
  * Reads the reply record (§3.2) at `memory[start, end)` exactly as `record.rs` writes it;
  * `undefined` when it is not one. `memory` may be the core's: only the body is copied out (by
- * `copy`), and nothing keeps the view. The head is short text, one string split into lines.
+ * `copy`), and nothing keeps the view.
  */
 function decodeReply(memory: Uint8Array, start: number, end: number, copy: CopyOut): RespondAction | undefined {
-  // The blank line ending the head, noting on the way whether the head is ASCII (then the UTF-8
-  // decoder reads it as Latin-1 would, only faster).
+  // The blank line ending the head, noting on the way whether the head is ASCII.
   let blank = -1;
   let ascii = true;
   for (let i = start; i + 3 < end; i++) {
@@ -145,6 +151,31 @@ function decodeReply(memory: Uint8Array, start: number, end: number, copy: CopyO
     if (b > 0x7f) ascii = false;
   }
   if (blank < 0) return undefined;
+  const head = headOf(memory, start, blank, ascii);
+  if (head === undefined) return undefined;
+  return { kind: 'respond', status: head.status, headers: head.headers, body: copy(memory.subarray(blank + 4, end)), close: head.close };
+}
+
+/**
+ * The last head decoded, its bytes and what they say: replies repeat their heads (a 200 with the
+ * same two headers, most of the time), and comparing bytes costs less than decoding text.
+ */
+let lastHeadBytes = new Uint8Array(0);
+let lastHead: ReplyHead | undefined;
+
+/** The head at `memory[start, blank)`: status line, then `name: value` lines. */
+function headOf(memory: Uint8Array, start: number, blank: number, ascii: boolean): ReplyHead | undefined {
+  if (lastHead !== undefined && blank - start === lastHeadBytes.length) {
+    let same = true;
+    for (let i = 0; i < lastHeadBytes.length; i++) {
+      if (memory[start + i] !== lastHeadBytes[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return lastHead;
+  }
+  // ASCII reads the same through the UTF-8 decoder as through Latin-1, only faster.
   const lines = (ascii ? decoder.decode(memory.subarray(start, blank)) : latin1Text(memory, start, blank)).split('\r\n');
   const status = Number(lines[0]);
   if (!Number.isInteger(status) || status < 100 || status > 599) return undefined;
@@ -157,9 +188,11 @@ function decodeReply(memory: Uint8Array, start: number, end: number, copy: CopyO
     const name = line.slice(0, colon);
     const value = line.slice(colon + 2);
     if (name === 'connection') close = value === 'close';
-    else headers.push([name, value]);
+    else headers.push(Object.freeze([name, value] as const));
   }
-  return { kind: 'respond', status, headers, body: copy(memory.subarray(blank + 4, end)), close };
+  lastHeadBytes = memory.slice(start, blank);
+  lastHead = Object.freeze({ status, headers: Object.freeze(headers), close });
+  return lastHead;
 }
 
 /** Reads effect JSON (§3.3) as `record.rs` writes it; `undefined` when it is not one. */
