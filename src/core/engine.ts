@@ -356,6 +356,9 @@ function memoryOf(core: CoreExports): Uint8Array {
   return memoryView;
 }
 
+/** The request steps of the C ABI (docs/contracts.md §2). */
+type Step = 'head' | 'body' | 'end' | 'abort' | 'tick' | 'httpResponse' | 'httpFailure' | 'handlerOutput' | 'handlerFailure';
+
 /** Text up to this many UTF-16 units is encoded straight into the core's memory (at most 3 bytes each). */
 const DIRECT_TEXT_MAX = 8192;
 
@@ -391,11 +394,7 @@ function withInput(core: CoreExports, bytes: Uint8Array, call: (ptr: number, len
   return result;
 }
 
-/**
- * One request's state inside the core. Always `free()` it (try/finally). Each step calls the core
- * inside a try (a trap poisons the instance) and then reads what it answered; no step allocates a
- * closure, since every request makes several.
- */
+/** One request's state inside the core. Always `free()` it (try/finally). */
 export class CoreRequest {
   private freed = false;
 
@@ -411,126 +410,42 @@ export class CoreRequest {
   head(method: string, target: string, headers: readonly string[], now: number): Action {
     let text = `${method} ${target}\r\n`;
     for (let i = 0; i + 1 < headers.length; i += 2) text += `${headers[i]}: ${headers[i + 1]}\r\n`;
-    if (!this.live()) return internalError();
-    let code: number;
-    try {
-      const ptr = placeText(this.core, text);
-      code = this.core.pulse_request_head(this.req, ptr, text.length, now);
-      this.core.pulse_dealloc(ptr, text.length);
-    } catch {
-      return this.broken();
-    }
-    return this.settle(code);
+    return this.step('head', now, 0, text);
   }
 
   body(chunk: Uint8Array, now: number): Action {
     // An empty chunk carries nothing; the ABI is never handed a zero-length buffer.
-    if (chunk.length === 0) return CONTINUE;
-    if (!this.live()) return internalError();
-    let code: number;
-    try {
-      const ptr = place(this.core, chunk);
-      code = this.core.pulse_request_body(this.req, ptr, chunk.length, now);
-      this.core.pulse_dealloc(ptr, chunk.length);
-    } catch {
-      return this.broken();
-    }
-    return this.settle(code);
+    return chunk.length === 0 ? CONTINUE : this.step('body', now, 0, chunk);
   }
 
   end(now: number): Action {
-    if (!this.live()) return internalError();
-    let code: number;
-    try {
-      code = this.core.pulse_request_end(this.req, now);
-    } catch {
-      return this.broken();
-    }
-    return this.settle(code);
+    return this.step('end', now);
   }
 
   abort(now: number): Action {
-    if (!this.live()) return internalError();
-    let code: number;
-    try {
-      code = this.core.pulse_request_abort(this.req, now);
-    } catch {
-      return this.broken();
-    }
-    return this.settle(code);
+    return this.step('abort', now);
   }
 
   tick(now: number): Action {
-    if (!this.live()) return internalError();
-    let code: number;
-    try {
-      code = this.core.pulse_request_tick(this.req, now);
-    } catch {
-      return this.broken();
-    }
-    return this.settle(code);
+    return this.step('tick', now);
   }
 
   /** The pending HTTP effect's status and the body bytes read. */
   httpResponse(status: number, body: Uint8Array, now: number): Action {
-    if (!this.live()) return internalError();
-    let code: number;
-    try {
-      const ptr = place(this.core, body);
-      code = this.core.pulse_request_http_response(this.req, status, ptr, body.length, now);
-      this.core.pulse_dealloc(ptr, body.length);
-    } catch {
-      return this.broken();
-    }
-    return this.settle(code);
+    return this.step('httpResponse', now, status, body);
   }
 
   httpFailure(reason: HttpFailure, now: number): Action {
-    if (!this.live()) return internalError();
-    let code: number;
-    try {
-      code = this.core.pulse_request_http_failure(this.req, HTTP_FAILURES[reason], now);
-    } catch {
-      return this.broken();
-    }
-    return this.settle(code);
+    return this.step('httpFailure', now, HTTP_FAILURES[reason]);
   }
 
   /** The pending handler's output as JSON text. */
   handlerOutput(json: string, now: number): Action {
-    if (!this.live()) return internalError();
-    let code: number;
-    try {
-      const core = this.core;
-      if (json.length <= DIRECT_TEXT_MAX) {
-        // Encoded straight into the core's memory, room for the worst case (3 bytes per UTF-16 unit).
-        const room = json.length * 3;
-        const ptr = core.pulse_alloc(room) >>> 0;
-        if (ptr === 0 && room > 0) throw new PulseCoreError('core: out of memory');
-        const { written } = encoder.encodeInto(json, memoryOf(core).subarray(ptr, ptr + room));
-        code = core.pulse_request_handler_output(this.req, ptr, written, now);
-        core.pulse_dealloc(ptr, room);
-      } else {
-        const bytes = encoder.encode(json);
-        const ptr = place(core, bytes);
-        code = core.pulse_request_handler_output(this.req, ptr, bytes.length, now);
-        core.pulse_dealloc(ptr, bytes.length);
-      }
-    } catch {
-      return this.broken();
-    }
-    return this.settle(code);
+    return this.step('handlerOutput', now, 0, json.length <= DIRECT_TEXT_MAX ? json : encoder.encode(json));
   }
 
   handlerFailure(now: number): Action {
-    if (!this.live()) return internalError();
-    let code: number;
-    try {
-      code = this.core.pulse_request_handler_failure(this.req, now);
-    } catch {
-      return this.broken();
-    }
-    return this.settle(code);
+    return this.step('handlerFailure', now);
   }
 
   /** A progress report of the pending handler; the core bounds and frames it. */
@@ -591,6 +506,71 @@ export class CoreRequest {
   private broken(): Action {
     this.engine.poison(this.generation);
     return internalError();
+  }
+
+  /**
+   * One call into the core for this request, with `input` in its memory for the call's duration
+   * (text: a head one byte per character, handler output as UTF-8 straight from the string), then
+   * its answer. A trap poisons the instance. One method, no closure: every request makes several.
+   */
+  private step(kind: Step, now: number, arg = 0, input?: Uint8Array | string): Action {
+    if (!this.live()) return internalError();
+    const core = this.core;
+    const req = this.req;
+    let code: number;
+    try {
+      let ptr = 0;
+      let len = 0;
+      let room = 0;
+      if (typeof input === 'string') {
+        if (kind === 'head') {
+          ptr = placeText(core, input);
+          len = room = input.length;
+        } else {
+          // Room for the worst case: 3 bytes per UTF-16 unit.
+          room = input.length * 3;
+          ptr = core.pulse_alloc(room) >>> 0;
+          if (ptr === 0 && room > 0) throw new PulseCoreError('core: out of memory');
+          len = encoder.encodeInto(input, memoryOf(core).subarray(ptr, ptr + room)).written;
+        }
+      } else if (input !== undefined) {
+        ptr = place(core, input);
+        len = room = input.length;
+      }
+      switch (kind) {
+        case 'head':
+          code = core.pulse_request_head(req, ptr, len, now);
+          break;
+        case 'body':
+          code = core.pulse_request_body(req, ptr, len, now);
+          break;
+        case 'end':
+          code = core.pulse_request_end(req, now);
+          break;
+        case 'abort':
+          code = core.pulse_request_abort(req, now);
+          break;
+        case 'tick':
+          code = core.pulse_request_tick(req, now);
+          break;
+        case 'httpResponse':
+          code = core.pulse_request_http_response(req, arg, ptr, len, now);
+          break;
+        case 'httpFailure':
+          code = core.pulse_request_http_failure(req, arg, now);
+          break;
+        case 'handlerOutput':
+          code = core.pulse_request_handler_output(req, ptr, len, now);
+          break;
+        case 'handlerFailure':
+          code = core.pulse_request_handler_failure(req, now);
+          break;
+      }
+      if (input !== undefined) core.pulse_dealloc(ptr, room);
+    } catch {
+      return this.broken();
+    }
+    return this.settle(code);
   }
 
   /** What the core answered with `code`, read from its output before any other call into it. */
