@@ -403,6 +403,7 @@ function runHandler(
   return isThenable(outcome) ? Promise.resolve(outcome).then(outputText, () => undefined) : outputText(outcome);
 }
 
+/** A runner's outcome as the core takes it: the output as JSON text, `undefined` for a failure. */
 function outputText(outcome: McpHandlerOutcome | undefined): string | undefined {
   if (outcome?.ok !== true) return undefined;
   try {

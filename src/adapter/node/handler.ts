@@ -7,7 +7,7 @@ import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { internalError, type HostFault, type RespondAction } from '../../core/engine';
 import { nodeExchange } from './http-exchange';
-import { createHostCore, drive, type BodySource, type Departure as DepartureState, type ReadResult, type StreamSink } from '../../core/driver';
+import { createHostCore, drive, type BodySource, type Departure, type ReadResult, type StreamSink } from '../../core/driver';
 import type { McpHttpOptions } from '../../options';
 
 /**
@@ -147,7 +147,7 @@ class NodeSink implements StreamSink {
  * The client going away before the reply finished. Its promise is made only when the driver waits
  * (most requests never do); a class, since an object literal with an accessor takes V8's slow path.
  */
-class Departure implements DepartureState {
+class NodeDeparture implements Departure {
   gone = false;
   #promise: Promise<void> | undefined;
   #resolve: (() => void) | undefined;
@@ -253,7 +253,7 @@ export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
       if (!server.listeners('clientError').includes(clientError)) server.on('clientError', clientError);
     }
     const head = { method: req.method ?? '', target: originForm(req.url ?? ''), headers: req.rawHeaders };
-    drive(host, head, new NodeBody(req, host.requestBytes), new Departure(res), new NodeSink(res)).then(
+    drive(host, head, new NodeBody(req, host.requestBytes), new NodeDeparture(res), new NodeSink(res)).then(
       (outcome) => {
         if (outcome.streamed) {
           res.end(outcome.response.body);
