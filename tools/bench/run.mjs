@@ -10,7 +10,8 @@
 // Every load test reports requests/s, p50/p99 latency and the server process's peak RSS (VmHWM); the
 // cases of 2 and 3 run in BENCH_ROUNDS (3) alternating rounds and report their median round.
 // Prints a markdown table with ratios and saves .test-results/bench.json. Extra rows: tools/bench/extra/.
-// Needs the built package (npm run build; PULSE_DIST=<dir> benches another build of dist/cjs).
+// Needs the built package (npm run build; PULSE_DIST=<dir> benches another build of dist/cjs, and
+// BENCH_BEFORE=<dir> benches one beside it in the same rounds).
 // Every server is a child process stopped by its PID.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -159,9 +160,9 @@ function cpuMs(pid) {
   }
 }
 
-function startServer(script, args = []) {
+function startServer(script, args = [], env = {}) {
   return new Promise((resolvePort, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`bench: ${script} did not start`));
@@ -210,10 +211,10 @@ async function loadTest({ port, method = 'POST', path = '/mcp', headers = HEADER
  * machine touches every case alike, and each row is its median round by req/s.
  */
 async function serverRows(group, cases) {
-  const rounds = cases.map(() => []);
+  const rounds = withBefore(cases).map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, { name, script, args, headers, body }] of cases.entries()) {
-      const srv = await startServer(join(ROOT, script), args);
+    for (const [i, { name, script, args, env, headers, body }] of withBefore(cases).entries()) {
+      const srv = await startServer(join(ROOT, script), args, env);
       try {
         const cpu0 = srv.cpuMs();
         const r = await loadTest({ port: srv.port, headers, body });
@@ -226,7 +227,7 @@ async function serverRows(group, cases) {
       }
     }
   }
-  return cases.map(({ name, baseline }, i) => {
+  return withBefore(cases).map(({ name, baseline }, i) => {
     const sorted = [...rounds[i]].sort((x, y) => x.r.rps - y.r.rps);
     const { r, cpuUsPerReq } = sorted[Math.floor(sorted.length / 2)];
     const cpus = rounds[i].map((x) => x.cpuUsPerReq).filter((x) => x !== undefined).sort((x, y) => x - y);
@@ -235,6 +236,24 @@ async function serverRows(group, cases) {
     const cpu = cpus.length === 0 ? cpuUsPerReq : cpus[Math.floor(cpus.length / 2)];
     return { group, name, value: r.rps, unit: 'req/s', p50ms: r.latencyP50, p99ms: r.latencyP99, peakRssMiB, cpuUsPerReq: cpu, baseline, rounds: rounds[i].map((x) => Math.round(x.r.rps)) };
   });
+}
+
+/**
+ * With BENCH_BEFORE=<dist/cjs of another build>, every Pulse case also runs that build in the same
+ * alternating rounds, as `<case> (before)`, and the case's ratios include it: a change measured
+ * against its predecessor in one run.
+ */
+const BEFORE = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE) : undefined;
+function withBefore(cases) {
+  if (BEFORE === undefined) return cases;
+  return cases.flatMap((c) =>
+    c.name.startsWith('Pulse')
+      ? [
+          { ...c, name: `${c.name} (before)`, env: { PULSE_DIST: BEFORE } },
+          { ...c, baseline: [c.baseline ?? [], `${c.name} (before)`].flat() },
+        ]
+      : [c],
+  );
 }
 
 const BARE = 'bare node:http + JSON.parse';
@@ -332,4 +351,4 @@ process.stdout.write(
     .join('\n')}\n`,
 );
 mkdirSync(join(ROOT, '.test-results'), { recursive: true });
-writeFileSync(join(ROOT, '.test-results', only ? `bench-${only}.json` : 'bench.json'), JSON.stringify({ date: started.toISOString(), node: process.version, only, durationSec: DURATION, connections: CONNECTIONS, rows, targets, markdown: md }, null, 2) + '\n');
+writeFileSync(join(ROOT, '.test-results', only ? `bench-${only}.json` : 'bench.json'), JSON.stringify({ date: started.toISOString(), node: process.version, only, before: BEFORE, durationSec: DURATION, connections: CONNECTIONS, rounds: ROUNDS, rows, targets, markdown: md }, null, 2) + '\n');
