@@ -25,6 +25,7 @@ const DURATION = Number(process.env.BENCH_DURATION_SEC ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Alternating rounds of the loopback server cases; each row is the median round. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`bench: BENCH_ROUNDS must be a positive integer, not ${process.env.BENCH_ROUNDS}`);
 const MIN_SAMPLE_MS = Number(process.env.BENCH_SAMPLE_MS ?? 1500);
 const PROTOCOL = '2026-07-28';
 const META = {
@@ -211,9 +212,10 @@ async function loadTest({ port, method = 'POST', path = '/mcp', headers = HEADER
  * machine touches every case alike, and each row is its median round by req/s.
  */
 async function serverRows(group, cases) {
-  const rounds = withBefore(cases).map(() => []);
+  const all = withBefore(cases);
+  const rounds = all.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, { name, script, args, env, headers, body }] of withBefore(cases).entries()) {
+    for (const [i, { name, script, args, env, headers, body }] of all.entries()) {
       const srv = await startServer(join(ROOT, script), args, env);
       try {
         const cpu0 = srv.cpuMs();
@@ -227,12 +229,12 @@ async function serverRows(group, cases) {
       }
     }
   }
-  return withBefore(cases).map(({ name, baseline }, i) => {
+  return all.map(({ name, baseline }, i) => {
     const sorted = [...rounds[i]].sort((x, y) => x.r.rps - y.r.rps);
     const { r, cpuUsPerReq } = sorted[Math.floor(sorted.length / 2)];
     const cpus = rounds[i].map((x) => x.cpuUsPerReq).filter((x) => x !== undefined).sort((x, y) => x - y);
     const peakRssMiB = Math.max(...rounds[i].map((x) => x.peakRssMiB ?? 0));
-    // CPU per request: the median of the rounds too (it barely depends on the machine's load).
+    // CPU per request: the median of its rounds too.
     const cpu = cpus.length === 0 ? cpuUsPerReq : cpus[Math.floor(cpus.length / 2)];
     return { group, name, value: r.rps, unit: 'req/s', p50ms: r.latencyP50, p99ms: r.latencyP99, peakRssMiB, cpuUsPerReq: cpu, baseline, rounds: rounds[i].map((x) => Math.round(x.r.rps)) };
   });
