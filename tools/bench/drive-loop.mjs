@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchRouter } from './bench-router.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = resolve(process.env.PULSE_DIST ?? fileURLToPath(new URL('../../dist/cjs', import.meta.url)));
@@ -21,13 +22,8 @@ const options = { serverInfo: { name: 'bench', version: '1.0.0' } };
 let method = 'server/discover';
 let tool;
 if (mode !== 'discover') {
-  const { EntityRouter, codec, handlers, toolSource } = require(join(dist, 'pulse.js'));
-  const input = codec.object({ text: codec.string({ maxLength: 64 }) });
-  const output = codec.object({ text: codec.string() });
-  const router = new EntityRouter('bench')
-    .operation('echo', { description: 'Echo', input, output, handler: handlers.static({ text: 'hello' }) })
-    .operation('echo_js', { description: 'Echo', input, output, handler: (_ctx, { text }) => ({ text }) });
-  options.tools = toolSource(router);
+  const pulse = require(join(dist, 'pulse.js'));
+  options.tools = pulse.toolSource(benchRouter(pulse));
   method = 'tools/call';
   tool = mode === 'js' ? 'echo_js' : 'echo';
 }

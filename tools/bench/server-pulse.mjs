@@ -1,24 +1,18 @@
 // Bench server: the Pulse Node host from the built package (PULSE_DIST overrides dist/cjs), on
-// 127.0.0.1 (ephemeral port printed). With argv `tools` it serves a router of two trivial tools with
-// the same input and result: `echo` (a static result, answered inside the core) and `echo_js` (a
-// JavaScript handler echoing its input, one CALL round trip through the host).
+// 127.0.0.1 (ephemeral port printed). With argv `tools` it serves the bench router (bench-router.mjs).
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchRouter } from './bench-router.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = resolve(process.env.PULSE_DIST ?? fileURLToPath(new URL('../../dist/cjs', import.meta.url)));
 const { createMcpNodeHandler } = require(join(dist, 'node.js'));
 const options = { serverInfo: { name: 'bench', version: '1.0.0' } };
 if (process.argv[2] === 'tools') {
-  const { EntityRouter, codec, handlers, toolSource } = require(join(dist, 'pulse.js'));
-  const input = codec.object({ text: codec.string({ maxLength: 64 }) });
-  const output = codec.object({ text: codec.string() });
-  const router = new EntityRouter('bench')
-    .operation('echo', { description: 'Echo', input, output, handler: handlers.static({ text: 'hello' }) })
-    .operation('echo_js', { description: 'Echo', input, output, handler: (_ctx, { text }) => ({ text }) });
-  options.tools = toolSource(router);
+  const pulse = require(join(dist, 'pulse.js'));
+  options.tools = pulse.toolSource(benchRouter(pulse));
 }
 // `catalog <port>`: `echo` as a catalog-backed tool of the upstream's `/rpc`. `authz <port>`: a
 // static `echo` behind `authorization`, every request introspected at the upstream; `authz-off`:
