@@ -142,7 +142,8 @@ export class RequestScope {
   kvLeft = KV_OPS_PER_REQUEST;
   logsLeft = LOG_RECORDS_PER_REQUEST;
   closed = false;
-  readonly secretValues = new Set<string>();
+  /** Secret values this request read, masked in its logs; made on the first read. */
+  #secrets: Set<string> | undefined;
   /** Why the scope ended (the deadline, or closed), once it has. */
   #ended: 'deadline' | 'closed' | undefined;
   /** The signal and its abort, made on first use: most handlers never look at `ctx.signal`. */
@@ -156,7 +157,8 @@ export class RequestScope {
   #reject: ((e: unknown) => void) | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #expire: () => void;
-  readonly #detach: () => void = () => undefined;
+  /** The host's signal this scope listens to, until it closes. */
+  readonly #external: AbortSignal | SignalLike | undefined;
 
   constructor(budgetMs: number, budgets: Budgets, external?: AbortSignal | SignalLike) {
     const start = now();
@@ -171,12 +173,10 @@ export class RequestScope {
       this.#reject?.(new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline'));
     };
     this.#expire = expire;
-    if (external !== undefined) {
-      if (external.aborted) expire();
-      else {
-        external.addEventListener('abort', expire);
-        this.#detach = () => external.removeEventListener('abort', expire);
-      }
+    if (external?.aborted === true) expire();
+    else if (external !== undefined) {
+      external.addEventListener('abort', expire);
+      this.#external = external;
     }
   }
 
@@ -236,15 +236,20 @@ export class RequestScope {
   close(): void {
     this.closed = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#detach();
+    this.#external?.removeEventListener('abort', this.#expire);
     // Outstanding fetches and body reads of a handler that is still running stop here.
     if (this.#ended === undefined) this.#end('closed');
   }
 
+  addSecret(value: string): void {
+    (this.#secrets ??= new Set()).add(value);
+  }
+
   redact(text: string): string {
+    if (this.#secrets === undefined) return text;
     let out = text;
     // Longest first, so a secret containing another is masked whole.
-    for (const v of [...this.secretValues].sort((a, b) => b.length - a.length)) {
+    for (const v of [...this.#secrets].sort((a, b) => b.length - a.length)) {
       if (v !== '') out = out.split(v).join(REDACTED);
     }
     return out;
@@ -501,7 +506,7 @@ class Context implements HandlerContext {
         return fail('PULSE_ERR_SECRET', 'secretFailed');
       }
       if (typeof v !== 'string') return undefined;
-      scope.secretValues.add(v);
+      scope.addSecret(v);
       return v;
     };
     this.call = (name, input) => callOperation(env, scope, name, input === undefined ? {} : input, depth + 1);
