@@ -150,7 +150,12 @@ export async function drive(
         return { response: action, streamed: stream.started, bodyComplete: bodyDone, gone: departure?.gone === true };
       }
       if (action.kind === 'perform') {
-        action = action.effect.kind === 'http' ? await performHttp(req, action.effect, departure, host.exchange) : await performHandler(req, action.effect, departure, host.handlers, progressOf(req, action.effect, sink, stream));
+        const next =
+          action.effect.kind === 'http'
+            ? performHttp(req, action.effect, departure, host.exchange)
+            : performHandler(req, action.effect, departure, host.handlers, progressOf(req, action.effect, sink, stream));
+        // A handler that returned a value answers at once: no promise to wait for.
+        action = next instanceof Promise ? await next : next;
         continue;
       }
       if (departure?.gone === true) {
@@ -328,35 +333,37 @@ function progressOf(req: CoreReq, effect: HandlerEffect, sink: StreamSink | unde
   };
 }
 
-/** One handler effect: the runner's output goes back as JSON text; any failure is a handler failure. */
-async function performHandler(
+/**
+ * One handler effect: the runner's output goes back as JSON text; any failure is a handler failure.
+ * Answered at once when the handler returned a value; a promise only when it has to be waited for.
+ */
+function performHandler(
   req: CoreReq,
   effect: HandlerEffect,
   departure: Departure | undefined,
   runner: McpHandlerRunner | undefined,
   progress: McpHandlerContext['progress'],
-): Promise<Action> {
+): Action | Promise<Action> {
   if (runner === undefined) return req.handlerFailure(now());
   const left = req.timeoutMs(now());
   // Never start a handler once the request's deadline has passed.
   if (left === 0) return unfinished(req, 'deadline');
   const cancellation = new Cancellation();
   const work = runHandler(effect, runner, Math.min(effect.timeoutMs, left), cancellation, progress);
-  let output: string | undefined;
-  if (typeof work === 'object') {
-    const abandon = (): void => {
-      cancellation.cancel();
-      work.catch(() => undefined);
-    };
-    const outcome = await awaitEffect(req, work, effect.timeoutMs, departure, abandon);
-    if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, outcome);
-    if (outcome === 'timedOut') return req.handlerFailure(now());
-    output = outcome.done;
-  } else {
-    // The handler returned a value: nothing to wait for, no timer armed.
-    output = work;
-  }
-  return output === undefined ? req.handlerFailure(now()) : req.handlerOutput(output, now());
+  if (typeof work === 'object') return awaitHandler(req, work, effect.timeoutMs, departure, cancellation);
+  return work === undefined ? req.handlerFailure(now()) : req.handlerOutput(work, now());
+}
+
+/** Waits for a handler's promised output within its budget and the request's deadline. */
+async function awaitHandler(req: CoreReq, work: Promise<string | undefined>, budgetMs: number, departure: Departure | undefined, cancellation: Cancellation): Promise<Action> {
+  const abandon = (): void => {
+    cancellation.cancel();
+    work.catch(() => undefined);
+  };
+  const outcome = await awaitEffect(req, work, budgetMs, departure, abandon);
+  if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, outcome);
+  if (outcome === 'timedOut' || outcome.done === undefined) return req.handlerFailure(now());
+  return req.handlerOutput(outcome.done, now());
 }
 
 /**
