@@ -223,30 +223,28 @@ type CoreReq = ReturnType<Engine['request']>;
 
 /**
  * Waits for one effect's work, bounded by its own budget and by the request's deadline; timers may
- * fire early, so each wait re-checks both clocks. `undefined` when the request's deadline passed
- * (the caller ticks: the core answers 408) or the client left (the caller aborts).
+ * fire early, so each wait re-checks both clocks. A wait that ends without the work (`'deadline'`:
+ * the caller ticks and the core answers 408; `'timedOut'`; `'gone'`: the caller aborts) cancels it,
+ * and its late result is dropped.
  */
-async function awaitEffect<T>(req: CoreReq, work: Promise<T>, budgetMs: number, departure: Departure | undefined, abandon: () => void): Promise<{ done: T } | 'timedOut' | 'deadline' | 'gone'> {
+async function awaitEffect<T>(req: CoreReq, work: Promise<T>, budgetMs: number, departure: Departure | undefined, cancellation: Cancellation): Promise<{ done: T } | 'timedOut' | 'deadline' | 'gone'> {
   const started = now();
+  let ended: 'timedOut' | 'deadline' | 'gone';
   for (;;) {
     const at = now();
     const coreLeft = req.timeoutMs(at);
     const ownLeft = budgetMs - (at - started);
-    if (coreLeft === 0) {
-      abandon();
-      return 'deadline';
+    if (coreLeft === 0) ended = 'deadline';
+    else if (ownLeft <= 0) ended = 'timedOut';
+    else {
+      const event = await race(work, Math.min(coreLeft, ownLeft), departure);
+      if (event === TIMEOUT) continue;
+      if (event !== GONE) return { done: event };
+      ended = 'gone';
     }
-    if (ownLeft <= 0) {
-      abandon();
-      return 'timedOut';
-    }
-    const event = await race(work, Math.min(coreLeft, ownLeft), departure);
-    if (event === TIMEOUT) continue;
-    if (event === GONE) {
-      abandon();
-      return 'gone';
-    }
-    return { done: event };
+    cancellation.cancel();
+    work.catch(() => undefined);
+    return ended;
   }
 }
 
@@ -260,12 +258,7 @@ function unfinished(req: CoreReq, how: 'deadline' | 'gone'): Action {
 async function performHttp(req: CoreReq, effect: HttpEffect, departure: Departure | undefined, exchange: HttpExchange): Promise<Action> {
   const cancellation = new Cancellation();
   const work = exchange(effect, cancellation);
-  const abandon = (): void => {
-    cancellation.cancel();
-    // The abandoned work may still settle; its result is dropped.
-    work.catch(() => undefined);
-  };
-  const outcome = await awaitEffect(req, work, effect.timeoutMs, departure, abandon);
+  const outcome = await awaitEffect(req, work, effect.timeoutMs, departure, cancellation);
   if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, outcome);
   if (outcome === 'timedOut') return req.httpFailure('timedOut', now());
   const r = outcome.done;
@@ -356,11 +349,7 @@ function performHandler(
 
 /** Waits for a handler's promised output within its budget and the request's deadline. */
 async function awaitHandler(req: CoreReq, work: Promise<string | undefined>, budgetMs: number, departure: Departure | undefined, cancellation: Cancellation): Promise<Action> {
-  const abandon = (): void => {
-    cancellation.cancel();
-    work.catch(() => undefined);
-  };
-  const outcome = await awaitEffect(req, work, budgetMs, departure, abandon);
+  const outcome = await awaitEffect(req, work, budgetMs, departure, cancellation);
   if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, outcome);
   if (outcome === 'timedOut' || outcome.done === undefined) return req.handlerFailure(now());
   return req.handlerOutput(outcome.done, now());

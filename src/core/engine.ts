@@ -362,11 +362,16 @@ type Step = 'head' | 'body' | 'end' | 'abort' | 'tick' | 'httpResponse' | 'httpF
 /** Text up to this many UTF-16 units is encoded straight into the core's memory (at most 3 bytes each). */
 const DIRECT_TEXT_MAX = 8192;
 
-/** Copies `bytes` into the core's memory; the caller deallocates `(ptr, bytes.length)` after its call. */
-function place(core: CoreExports, bytes: Uint8Array): number {
-  const len = bytes.length;
+/** `len` bytes of the core's memory for one call; the caller deallocates `(ptr, len)` after it. */
+function allocate(core: CoreExports, len: number): number {
   const ptr = core.pulse_alloc(len) >>> 0;
   if (ptr === 0 && len > 0) throw new PulseCoreError('core: out of memory');
+  return ptr;
+}
+
+/** Copies `bytes` into the core's memory; the caller deallocates `(ptr, bytes.length)` after its call. */
+function place(core: CoreExports, bytes: Uint8Array): number {
+  const ptr = allocate(core, bytes.length);
   memoryOf(core).set(bytes, ptr);
   return ptr;
 }
@@ -378,8 +383,7 @@ function place(core: CoreExports, bytes: Uint8Array): number {
  */
 function placeText(core: CoreExports, text: string): number {
   const len = text.length;
-  const ptr = core.pulse_alloc(len) >>> 0;
-  if (ptr === 0 && len > 0) throw new PulseCoreError('core: out of memory');
+  const ptr = allocate(core, len);
   const memory = memoryOf(core);
   const { read, written } = encoder.encodeInto(text, memory.subarray(ptr, ptr + len));
   if (read !== len || written !== len) memory.set(latin1Bytes(text), ptr);
@@ -529,8 +533,7 @@ export class CoreRequest {
         } else {
           // Room for the worst case: 3 bytes per UTF-16 unit.
           room = input.length * 3;
-          ptr = core.pulse_alloc(room) >>> 0;
-          if (ptr === 0 && room > 0) throw new PulseCoreError('core: out of memory');
+          ptr = allocate(core, room);
           len = encoder.encodeInto(input, memoryOf(core).subarray(ptr, ptr + room)).written;
         }
       } else if (input !== undefined) {

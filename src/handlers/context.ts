@@ -170,7 +170,7 @@ export class RequestScope {
     const expire = (): void => {
       if (this.#ended !== undefined) return;
       this.#end('deadline');
-      this.#reject?.(new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline'));
+      this.#reject?.(endError('deadline'));
     };
     this.#expire = expire;
     if (external?.aborted === true) expire();
@@ -227,7 +227,7 @@ export class RequestScope {
       this.#expired = new Promise<never>((_, r) => (this.#reject = r));
       // Never an unhandled rejection: callers race against it, nobody has to.
       this.#expired.catch(() => undefined);
-      if (this.#ended === 'deadline') this.#reject!(new PulseRouterError('PULSE_ERR_DEADLINE', 'deadline'));
+      if (this.#ended === 'deadline') this.#reject!(endError('deadline'));
       else if (this.#ended === undefined) this.#timer = setTimeout(this.#expire, Math.max(0, this.deadlineAt - now()));
     }
     return this.#expired;
