@@ -22,11 +22,6 @@ export interface BodySource {
    * holds), or `undefined`. Lets the driver skip arming a timer for a wait that cannot happen.
    */
   poll?(): ReadResult | undefined;
-  /**
-   * True once every byte the request declared (its Content-Length) has arrived: the rest of the
-   * body (its end) is already in the runtime, so waiting for it needs no timer.
-   */
-  arrived?(): boolean;
   /** Release the source without waiting for it (an uncooperative source may never settle). */
   cancel(): void;
 }
@@ -182,11 +177,8 @@ export async function drive(
       let wait = 0;
       if (event === undefined) {
         pending ??= (body as BodySource).read();
-        if ((body as BodySource).arrived?.() === true) event = await pending;
-        else {
-          wait = req.timeoutMs(now());
-          event = wait > 0 ? await race(pending, wait, departure) : TIMEOUT;
-        }
+        wait = req.timeoutMs(now());
+        event = wait > 0 ? await race(pending, wait, departure) : TIMEOUT;
       }
       if (event === TIMEOUT) {
         action = req.tick(now());

@@ -139,42 +139,51 @@ interface ReplyHead {
  * `copy`), and nothing keeps the view.
  */
 function decodeReply(memory: Uint8Array, start: number, end: number, copy: CopyOut): RespondAction | undefined {
-  // The blank line ending the head, noting on the way whether the head is ASCII.
-  let blank = -1;
-  let ascii = true;
-  for (let i = start; i + 3 < end; i++) {
-    const b = memory[i]!;
-    if (b === 13 && memory[i + 1] === 10 && memory[i + 2] === 13 && memory[i + 3] === 10) {
-      blank = i;
-      break;
+  let head = repeatedHead(memory, start, end);
+  let blank = start + lastHeadBytes.length;
+  if (head === undefined) {
+    // The blank line ending the head, noting on the way whether the head is ASCII.
+    blank = -1;
+    let ascii = true;
+    for (let i = start; i + 3 < end; i++) {
+      const b = memory[i]!;
+      if (b === 13 && memory[i + 1] === 10 && memory[i + 2] === 13 && memory[i + 3] === 10) {
+        blank = i;
+        break;
+      }
+      if (b > 0x7f) ascii = false;
     }
-    if (b > 0x7f) ascii = false;
+    if (blank < 0) return undefined;
+    head = headOf(memory, start, blank, ascii);
+    if (head === undefined) return undefined;
   }
-  if (blank < 0) return undefined;
-  const head = headOf(memory, start, blank, ascii);
-  if (head === undefined) return undefined;
   return { kind: 'respond', status: head.status, headers: head.headers, body: copy(memory.subarray(blank + 4, end)), close: head.close };
 }
 
 /**
  * The last head decoded, its bytes and what they say: replies repeat their heads (a 200 with the
- * same two headers, most of the time), and comparing bytes costs less than decoding text.
+ * same two headers, most of the time), and comparing bytes costs less than finding the blank line
+ * and decoding text.
  */
 let lastHeadBytes = new Uint8Array(0);
 let lastHead: ReplyHead | undefined;
 
-/** The head at `memory[start, blank)`: status line, then `name: value` lines. */
+/**
+ * The last head, when the record at `start` begins with its bytes and the blank line: the first
+ * blank line of the record is then where it was in the last one (the bytes before it are the same
+ * and held none).
+ */
+function repeatedHead(memory: Uint8Array, start: number, end: number): ReplyHead | undefined {
+  const known = lastHeadBytes;
+  const blank = start + known.length;
+  if (lastHead === undefined || blank + 4 > end) return undefined;
+  if (memory[blank] !== 13 || memory[blank + 1] !== 10 || memory[blank + 2] !== 13 || memory[blank + 3] !== 10) return undefined;
+  for (let i = 0; i < known.length; i++) if (memory[start + i] !== known[i]) return undefined;
+  return lastHead;
+}
+
+/** Decodes the head at `memory[start, blank)`: status line, then `name: value` lines; remembers it. */
 function headOf(memory: Uint8Array, start: number, blank: number, ascii: boolean): ReplyHead | undefined {
-  if (lastHead !== undefined && blank - start === lastHeadBytes.length) {
-    let same = true;
-    for (let i = 0; i < lastHeadBytes.length; i++) {
-      if (memory[start + i] !== lastHeadBytes[i]) {
-        same = false;
-        break;
-      }
-    }
-    if (same) return lastHead;
-  }
   // ASCII reads the same through the UTF-8 decoder as through Latin-1, only faster.
   const lines = (ascii ? decoder.decode(memory.subarray(start, blank)) : latin1Text(memory, start, blank)).split('\r\n');
   const status = Number(lines[0]);

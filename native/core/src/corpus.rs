@@ -25,11 +25,16 @@ struct Entry {
     tags: (u32, u32),
 }
 
+/// One term of the index. Its text ends where the next term's begins (terms are the arena's last
+/// strings) and its postings where the next term's begin: twelve bytes a term, since the edge
+/// module carries the built index in its data and copies it into every request's instance.
 struct Term {
-    text: Span,
-    idf: f64,
-    /// Range into `Corpus::postings` (entry, frequency pairs flattened).
-    postings: (u32, u32),
+    /// Start in `Corpus::text`.
+    text: u32,
+    /// Integer millionths, as the compiler wrote it.
+    idf_millionths: u32,
+    /// Start in `Corpus::postings`.
+    postings: u32,
 }
 
 /// One corpus, stored in a few flat buffers: construction runs on every edge request, so it
@@ -42,9 +47,35 @@ pub struct Corpus {
     avg_len: f64,
     /// Sorted by text (byte order).
     terms: Vec<Term>,
-    postings: Vec<u32>,
+    /// (entry, frequency) pairs of every term in turn, each number LEB128: two bytes a pair for
+    /// corpora under 128 entries, where fixed-width pairs would take eight.
+    postings: Vec<u8>,
     /// Entry indexes sorted by id, for `read`.
     by_id: Vec<u32>,
+}
+
+/// Appends `n` as unsigned LEB128.
+fn put_varint(out: &mut Vec<u8>, mut n: u32) {
+    while n >= 0x80 {
+        out.push((n as u8 & 0x7f) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// Reads one unsigned LEB128 number written by `put_varint` at `*at`, advancing past it.
+fn take_varint(bytes: &[u8], at: &mut usize) -> u32 {
+    let mut n = 0u32;
+    let mut shift = 0;
+    while let Some(&b) = bytes.get(*at) {
+        *at += 1;
+        n |= u32::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            break;
+        }
+        shift += 7;
+    }
+    n
 }
 
 /// ASCII-lowercased alphanumeric runs of at most MAX_TOKEN bytes, in order.
@@ -92,6 +123,38 @@ fn push(arena: &mut String, v: Option<Value<'_>>) -> Result<Span, &'static str> 
 impl Corpus {
     fn s(&self, span: Span) -> &str {
         &self.text[span.0 as usize..span.1 as usize]
+    }
+
+    /// Term `i`'s text: up to the next term's start, the last one up to the arena's end.
+    fn term_text(&self, i: usize) -> &str {
+        let end = self
+            .terms
+            .get(i + 1)
+            .map_or(self.text.len(), |t| t.text as usize);
+        &self.text[self.terms[i].text as usize..end]
+    }
+
+    /// Term `i`'s bytes in `postings`.
+    fn postings_of(&self, i: usize) -> std::ops::Range<usize> {
+        let end = self
+            .terms
+            .get(i + 1)
+            .map_or(self.postings.len(), |t| t.postings as usize);
+        self.terms[i].postings as usize..end
+    }
+
+    /// The index of `token` among the sorted terms.
+    fn find_term(&self, token: &str) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.terms.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.term_text(mid).cmp(token) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
     }
 
     pub fn from_value(v: Value<'_>) -> Result<Corpus, &'static str> {
@@ -170,6 +233,9 @@ impl Corpus {
                 (Some(&i), Some(g)) => (i, g),
                 _ => return Err("tools: corpus idf and postings must match its terms"),
             };
+            if postings.len() > u32::MAX as usize {
+                return Err("tools: corpus is too large");
+            }
             let first = postings.len() as u32;
             for pair in group.split(',') {
                 let (e, f) = pair
@@ -179,15 +245,18 @@ impl Corpus {
                 if e as usize >= entries.len() || f == 0 {
                     return Err("tools: corpus posting is out of range");
                 }
-                postings.push(e);
-                postings.push(f);
+                put_varint(&mut postings, e);
+                put_varint(&mut postings, f);
             }
             let start = text.len() as u32;
             text.push_str(t);
+            if text.len() > u32::MAX as usize {
+                return Err("tools: corpus is too large");
+            }
             terms.push(Term {
-                text: Span(start, text.len() as u32),
-                idf: idf as f64 / 1e6,
-                postings: (first, postings.len() as u32),
+                text: start,
+                idf_millionths: idf,
+                postings: first,
             });
         }
         if idf_iter.next().is_some() || group_iter.next().is_some() {
@@ -232,11 +301,13 @@ impl Corpus {
         let mut scores = vec![0f64; self.entries.len()];
         // Terms are summed in query order, so the float sums are the same everywhere.
         for t in &seen {
-            if let Ok(i) = self.terms.binary_search_by(|x| self.s(x.text).cmp(t)) {
-                let term = &self.terms[i];
-                let pairs = &self.postings[term.postings.0 as usize..term.postings.1 as usize];
-                for p in pairs.chunks_exact(2) {
-                    let (e, tf) = (p[0], p[1] as f64);
+            if let Some(i) = self.find_term(t) {
+                let idf = f64::from(self.terms[i].idf_millionths) / 1e6;
+                let pairs = &self.postings[self.postings_of(i)];
+                let mut at = 0;
+                while at < pairs.len() {
+                    let e = take_varint(pairs, &mut at);
+                    let tf = f64::from(take_varint(pairs, &mut at));
                     let dl = self.lengths[e as usize] as f64;
                     let norm = if self.avg_len > 0.0 {
                         dl / self.avg_len
@@ -244,7 +315,7 @@ impl Corpus {
                         1.0
                     };
                     scores[e as usize] +=
-                        term.idf * (tf * (K1 + 1.0)) / (tf + K1 * (1.0 - B + B * norm));
+                        idf * (tf * (K1 + 1.0)) / (tf + K1 * (1.0 - B + B * norm));
                 }
             }
         }
@@ -435,6 +506,38 @@ mod tests {
         assert_eq!(r.matches("\"id\"").count(), 1);
         assert!(r.len() <= 120 && r.ends_with("]}"));
         assert_eq!(s(c.search("alpha", 10, 10)), r#"{"results":[]}"#);
+    }
+
+    #[test]
+    fn postings_past_one_byte_numbers_rank_the_same() {
+        for n in [0, 1, 127, 128, 300, 16_383, 16_384, 2_097_152, u32::MAX] {
+            let mut out = Vec::new();
+            put_varint(&mut out, n);
+            put_varint(&mut out, 7);
+            let mut at = 0;
+            assert_eq!(
+                (take_varint(&out, &mut at), take_varint(&out, &mut at)),
+                (n, 7)
+            );
+            assert_eq!(at, out.len());
+        }
+        // 300 entries: entry numbers and a frequency over 127 take two bytes each.
+        let n = 300;
+        let entries: Vec<String> = (0..n)
+            .map(|i| format!(r#"["e{i}","T","c","x",[]]"#))
+            .collect();
+        let lengths = vec!["500"; n].join(" ");
+        let text = format!(
+            r#"{{"entries":[{}],"lengths":"{lengths}","terms":"a b zz","idf":"1000000 2000000 3000000","postings":"299:200,5:1 130:1 0:1,129:3"}}"#,
+            entries.join(",")
+        );
+        let doc = parse(text.as_bytes(), 16).unwrap();
+        let c = Corpus::from_value(doc.root()).unwrap();
+        assert_eq!(c.rank("a"), [299, 5]);
+        assert_eq!(c.rank("b"), [130]);
+        assert_eq!(c.rank("zz"), [129, 0]);
+        assert_eq!(c.rank("zz b"), [129, 0, 130]);
+        assert_eq!(c.rank("c"), Vec::<u32>::new());
     }
 
     #[test]

@@ -140,7 +140,10 @@ impl Fragments {
         if let Some(tools) = &config.tools {
             tools_list = list_result("tools", tools.list_json(), &list_cache, &server_meta);
             fits(config, "tools", "tools/list", tools_list.len())?;
-            legacy_tools_list = legacy_tools_list_of(tools.list_json());
+            // Only a server that speaks the legacy revision answers it (a copy of the list).
+            if config.legacy {
+                legacy_tools_list = legacy_tools_list_of(tools.list_json());
+            }
         }
         let mut resources_list = Vec::new();
         let mut templates_list = Vec::new();

@@ -62,8 +62,6 @@ class NodeBody implements BodySource {
   constructor(req: IncomingMessage, maxQueued: number) {
     this.#req = req;
     this.#maxQueued = maxQueued;
-    // Node's parser frames the body by its Content-Length: once that many bytes came, the end
-    // follows from what the runtime already holds.
     const length = req.headers['content-length'];
     this.#declared = length === undefined || req.headers['transfer-encoding'] !== undefined ? -1 : Number(length);
     req.on('data', (chunk: Buffer) => {
@@ -99,11 +97,9 @@ class NodeBody implements BodySource {
       if (this.#queued <= this.#maxQueued && this.#final === undefined && this.#req.isPaused()) this.#req.resume();
       return { done: false, chunk: next };
     }
-    return this.#final;
-  }
-
-  arrived(): boolean {
-    return this.#received === this.#declared;
+    // Every declared byte was handed over: Node's parser framed the message by its Content-Length
+    // and already completed it, so its end needs no wait for the stream's 'end' event.
+    return this.#final ?? (this.#received === this.#declared ? DONE : undefined);
   }
 
   read(): Promise<ReadResult> {
