@@ -43,7 +43,6 @@ function arrived() {
   let given = false;
   return {
     poll: () => (given ? { done: true } : ((given = true), { done: false, chunk: body })),
-    arrived: () => true,
     read: async () => ({ done: true }),
     cancel() {},
   };
