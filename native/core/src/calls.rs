@@ -46,6 +46,13 @@ pub fn call_params<'p>(
 pub fn frame(r: &ToolResult, id: &[u8], legacy: bool, frags: &Fragments, limits: &Limits) -> Reply {
     let mut reply = Reply::json(200, Timing::AfterBody);
     let out = &mut reply.body;
+    // One allocation for the whole result in the common case (text escapes rarely add much).
+    let content = r
+        .content
+        .as_ref()
+        .map_or(r.text.len() + r.text.len() / 8 + 32, Vec::len);
+    let structured = r.structured.as_ref().map_or(0, Vec::len);
+    out.reserve(96 + id.len() + content + structured + frags.server_meta.len());
     result_prefix(out, id);
     let result_start = out.len();
     out.extend_from_slice(if legacy {

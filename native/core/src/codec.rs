@@ -588,7 +588,8 @@ impl Program {
     }
 
     fn top(&self, v: Value<'_>) -> Result<Vec<u8>, CodecError> {
-        let mut out = Vec::new();
+        // Most values are small: one allocation instead of growing from 8 bytes.
+        let mut out = Vec::with_capacity(128);
         match self.run(self.nodes.len() - 1, v, &mut out) {
             Ok(()) => Ok(out),
             Err(f) => Err(f.into_error()),

@@ -144,7 +144,7 @@ impl Parser {
             state: State::Value,
             err: None,
             max_depth,
-            nodes: Vec::with_capacity(bytes / 8),
+            nodes: Vec::with_capacity(bytes / 8 + 4),
             stack: Vec::new(),
             in_object: false,
             count: 0,
