@@ -95,6 +95,10 @@ fn zero_quality(params: &[u8]) -> bool {
 
 /// Both media ranges listed explicitly (wildcards do not count), each with a non-zero quality.
 pub fn accepts_json_and_sse(accept: &[u8]) -> bool {
+    // What MCP clients send, answered without splitting.
+    if accept == b"application/json, text/event-stream" {
+        return true;
+    }
     let (mut json, mut sse) = (false, false);
     for range in accept.split(|&b| b == b',') {
         let (ty, params) = match range.iter().position(|&b| b == b';') {
@@ -112,6 +116,9 @@ pub fn accepts_json_and_sse(accept: &[u8]) -> bool {
 
 /// `application/json`, optionally with `charset=utf-8`; any other parameter is refused.
 pub fn is_json_utf8(content_type: &[u8]) -> bool {
+    if content_type == b"application/json" {
+        return true;
+    }
     let mut parts = content_type.split(|&b| b == b';');
     if !matches!(parts.next(), Some(t) if trim(t).eq_ignore_ascii_case(b"application/json")) {
         return false;

@@ -26,8 +26,7 @@ struct Entry {
 }
 
 /// One term of the index. Its text ends where the next term's begins (terms are the arena's last
-/// strings) and its postings where the next term's begin: twelve bytes a term, since the edge
-/// module carries the built index in its data and copies it into every request's instance.
+/// strings) and its postings where the next term's begin: twelve bytes a term.
 struct Term {
     /// Start in `Corpus::text`.
     text: u32,
@@ -37,8 +36,9 @@ struct Term {
     postings: u32,
 }
 
-/// One corpus, stored in a few flat buffers: construction runs on every edge request, so it
-/// copies each string once into one arena instead of allocating per entry, term and posting.
+/// One corpus, stored in a few flat buffers: each string is copied once into one arena instead of
+/// allocated per entry, term and posting, and the edge module's snapshot (copied into every
+/// request's instance) holds only these buffers.
 pub struct Corpus {
     text: String,
     entries: Vec<Entry>,

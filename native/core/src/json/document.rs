@@ -299,9 +299,17 @@ impl<'a> Object<'a> {
         self.len() == 0
     }
 
-    /// Linear scan; member names are unique, so the first match is the only one.
+    /// Linear scan over the names; member names are unique, so the first match is the only one.
+    /// Only the matching member's value is built (a number's is UTF-8-checked when built).
     pub fn get(&self, key: &str) -> Option<Value<'a>> {
-        self.iter().find(|(k, _)| k.eq_str(key)).map(|(_, v)| v)
+        let mut k = self.idx + 1;
+        for _ in 0..self.len() {
+            if self.doc.str_at(k).eq_str(key) {
+                return Some(self.doc.value(k + 1));
+            }
+            k = next_sibling(&self.doc.nodes, k + 1);
+        }
+        None
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (Str<'a>, Value<'a>)> {
