@@ -355,13 +355,24 @@ export class Engine {
 }
 
 /**
- * A view of all of the core's memory, made again only when the memory grew (its buffer changed):
- * placing input and reading output then create no view per call.
+ * A view of all of the core's memory, made again only for another instance or when the memory
+ * grew. Reading `memory.buffer` is a call into the runtime, so for a WebAssembly memory, whose
+ * growth detaches the old buffer and so empties the view, the view's own length is what is checked
+ * on every call; wasm2js replaces its buffer on growth without detaching the old one, so its buffer
+ * is compared.
  */
 let memoryView: Uint8Array = new Uint8Array(0);
+let memoryCore: CoreExports | undefined;
+let memoryDetaches = false;
 function memoryOf(core: CoreExports): Uint8Array {
-  const buffer = core.memory.buffer;
-  if (memoryView.buffer !== buffer) memoryView = new Uint8Array(buffer);
+  if (memoryCore !== core) {
+    const wasm = (globalThis as { WebAssembly?: { Memory: abstract new (...args: never[]) => unknown } }).WebAssembly;
+    memoryCore = core;
+    memoryDetaches = wasm !== undefined && core.memory instanceof wasm.Memory;
+    memoryView = new Uint8Array(core.memory.buffer);
+  } else if (memoryDetaches ? memoryView.length === 0 : memoryView.buffer !== core.memory.buffer) {
+    memoryView = new Uint8Array(core.memory.buffer);
+  }
   return memoryView;
 }
 
