@@ -7,8 +7,9 @@
 //   3. tools/call requests/s of a trivial `echo` tool for the Node host (static result and JavaScript
 //      handler), the official SDK server (@modelcontextprotocol/server, zod tool) and the bare server
 //      answering the same result bytes.
-// Every load test reports requests/s, p50/p99 latency and the server process's peak RSS (VmHWM); the
-// cases of 2 and 3 run in BENCH_ROUNDS (3) alternating rounds and report their median round.
+// Every load test follows BENCH_WARMUP_SEC (2) seconds of the same load, not counted, and reports
+// requests/s, p50/p99 latency and the server process's peak RSS (VmHWM); the cases of 2 and 3 run in
+// BENCH_ROUNDS (3) alternating rounds and report their median round.
 // Prints a markdown table with ratios and saves .test-results/bench.json. Extra rows: tools/bench/extra/.
 // Needs the built package (npm run build; PULSE_DIST=<dir> benches another build of dist/cjs, and
 // BENCH_BEFORE=<dir> benches one beside it in the same rounds).
@@ -22,6 +23,13 @@ import autocannon from 'autocannon';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DURATION = Number(process.env.BENCH_DURATION_SEC ?? 5);
+/**
+ * Load before every measured load test, not counted: each server is a fresh process, and its JIT
+ * (for Pulse also the tier-up of the core's wasm, on background threads that share the 2 cores)
+ * would otherwise be measured as per-request cost. Steady state is what the ratios compare.
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP_SEC ?? 2);
+if (!(WARMUP >= 0)) throw new Error(`bench: BENCH_WARMUP_SEC must be a non-negative number, not ${process.env.BENCH_WARMUP_SEC}`);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Alternating rounds of the loopback server cases; each row is the median round. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -189,21 +197,22 @@ function startServer(script, args = [], env = {}) {
   });
 }
 
-async function loadTest({ port, method = 'POST', path = '/mcp', headers = HEADERS, body, connections = CONNECTIONS }) {
+/**
+ * One load test of `port` after WARMUP seconds of the same load; `cpu` (the server's CPU ms so far),
+ * when given, is read around the measured part only and gives `cpuUsPerReq`.
+ */
+async function loadTest({ port, method = 'POST', path = '/mcp', headers = HEADERS, body, connections = CONNECTIONS, cpu }) {
   // One probe first: a benchmark of error replies would be meaningless.
   const probe = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, body });
   const text = await probe.text();
   if (probe.status !== 200) throw new Error(`bench: probe answered ${probe.status}: ${text.slice(0, 200)}`);
-  const r = await autocannon({
-    url: `http://127.0.0.1:${port}${path}`,
-    method,
-    headers,
-    body,
-    connections,
-    duration: DURATION,
-    pipelining: 1,
-  });
-  return { rps: r.requests.average, total: r.requests.total, latencyP50: r.latency.p50, latencyP99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+  const load = (duration) => autocannon({ url: `http://127.0.0.1:${port}${path}`, method, headers, body, connections, duration, pipelining: 1 });
+  if (WARMUP > 0) await load(WARMUP);
+  const cpu0 = cpu?.();
+  const r = await load(DURATION);
+  const cpu1 = cpu?.();
+  const cpuUsPerReq = cpu0 === undefined || cpu1 === undefined || !r.requests.total ? undefined : ((cpu1 - cpu0) * 1000) / r.requests.total;
+  return { rps: r.requests.average, total: r.requests.total, latencyP50: r.latency.p50, latencyP99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts, cpuUsPerReq };
 }
 
 /**
@@ -218,12 +227,9 @@ async function serverRows(group, cases) {
     for (const [i, { name, script, args, env, headers, body }] of all.entries()) {
       const srv = await startServer(join(ROOT, script), args, env);
       try {
-        const cpu0 = srv.cpuMs();
-        const r = await loadTest({ port: srv.port, headers, body });
-        const cpu1 = srv.cpuMs();
+        const r = await loadTest({ port: srv.port, headers, body, cpu: srv.cpuMs });
         if (r.non2xx || r.errors) throw new Error(`bench: ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-        const cpuUsPerReq = cpu0 === undefined || cpu1 === undefined || !r.total ? undefined : ((cpu1 - cpu0) * 1000) / r.total;
-        rounds[i].push({ r, cpuUsPerReq, peakRssMiB: srv.peakRssMiB() });
+        rounds[i].push({ r, cpuUsPerReq: r.cpuUsPerReq, peakRssMiB: srv.peakRssMiB() });
       } finally {
         await srv.stop();
       }
@@ -328,10 +334,10 @@ const started = new Date();
 const only = process.env.BENCH_ONLY; // e.g. "servers" while tuning the host; the saved file says so
 const rows = only === 'servers' ? [] : await coreRows();
 rows.push(...(await discoverRows()), ...(await toolsRows()));
-if (only !== 'servers') rows.push(...(await extraRows({ durationSec: DURATION, connections: CONNECTIONS, startServer, loadTest, root: ROOT, meta: META, headers: HEADERS })));
+if (only !== 'servers') rows.push(...(await extraRows({ durationSec: DURATION, warmupSec: WARMUP, connections: CONNECTIONS, startServer, loadTest, root: ROOT, meta: META, headers: HEADERS })));
 addRatios(rows);
 const md = table(rows);
-process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test, ${CONNECTIONS} connections, loopback servers: median of ${ROUNDS} alternating rounds)\n\n${md}\n`);
+process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test after ${WARMUP} s of warm-up load, ${CONNECTIONS} connections, loopback servers: median of ${ROUNDS} alternating rounds)\n\n${md}\n`);
 // The targets, one row each: what is measured, the bound, and whether it is a floor or a ceiling.
 const row = (name) => rows.find((r) => r.name === name);
 const cpuRatio = (name) => (row(name)?.cpuUsPerReq && row(BARE)?.cpuUsPerReq ? row(name).cpuUsPerReq / row(BARE).cpuUsPerReq : undefined);
