@@ -1,7 +1,7 @@
 // The core's linear memory grows while requests are in flight (their bodies held in the core). The
-// host keeps one view of that memory between calls, so after the growth every
-// byte it writes and reads must still be the core's: for the wasm form, whose growth detaches the
-// old buffer, and for the wasm2js form, whose growth replaces its buffer without detaching it.
+// host keeps one view of that memory between calls, so after the growth every byte it writes and
+// reads must still be the core's: for the wasm form, whose growth detaches the old buffer, and for
+// the wasm2js form, whose growth replaces its buffer without detaching it.
 import { describe, expect, it } from 'vitest';
 import { Engine, type Action } from '../../src/core/engine';
 import type { CoreExports } from '../../src/core/exports';

@@ -334,7 +334,7 @@ const started = new Date();
 const only = process.env.BENCH_ONLY; // e.g. "servers" while tuning the host; the saved file says so
 const rows = only === 'servers' ? [] : await coreRows();
 rows.push(...(await discoverRows()), ...(await toolsRows()));
-if (only !== 'servers') rows.push(...(await extraRows({ durationSec: DURATION, warmupSec: WARMUP, connections: CONNECTIONS, startServer, loadTest, root: ROOT, meta: META, headers: HEADERS })));
+if (only !== 'servers') rows.push(...(await extraRows({ durationSec: DURATION, connections: CONNECTIONS, startServer, loadTest, root: ROOT, meta: META, headers: HEADERS })));
 addRatios(rows);
 const md = table(rows);
 process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test after ${WARMUP} s of warm-up load, ${CONNECTIONS} connections, loopback servers: median of ${ROUNDS} alternating rounds)\n\n${md}\n`);
