@@ -140,8 +140,9 @@ interface ReplyHead {
  */
 function decodeReply(memory: Uint8Array, start: number, end: number, copy: CopyOut): RespondAction | undefined {
   let head = repeatedHead(memory, start, end);
-  let blank = start + lastHeadBytes.length;
-  if (head === undefined) {
+  let blank: number;
+  if (head !== undefined) blank = start + lastHeadBytes.length;
+  else {
     // The blank line ending the head, noting on the way whether the head is ASCII.
     blank = -1;
     let ascii = true;

@@ -229,7 +229,7 @@ async function serverRows(group, cases) {
       try {
         const r = await loadTest({ port: srv.port, headers, body, cpu: srv.cpuMs });
         if (r.non2xx || r.errors) throw new Error(`bench: ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-        rounds[i].push({ r, cpuUsPerReq: r.cpuUsPerReq, peakRssMiB: srv.peakRssMiB() });
+        rounds[i].push({ r, peakRssMiB: srv.peakRssMiB() });
       } finally {
         await srv.stop();
       }
@@ -237,11 +237,11 @@ async function serverRows(group, cases) {
   }
   return all.map(({ name, baseline }, i) => {
     const sorted = [...rounds[i]].sort((x, y) => x.r.rps - y.r.rps);
-    const { r, cpuUsPerReq } = sorted[Math.floor(sorted.length / 2)];
-    const cpus = rounds[i].map((x) => x.cpuUsPerReq).filter((x) => x !== undefined).sort((x, y) => x - y);
+    const { r } = sorted[Math.floor(sorted.length / 2)];
+    const cpus = rounds[i].map((x) => x.r.cpuUsPerReq).filter((x) => x !== undefined).sort((x, y) => x - y);
     const peakRssMiB = Math.max(...rounds[i].map((x) => x.peakRssMiB ?? 0));
     // CPU per request: the median of its rounds too.
-    const cpu = cpus.length === 0 ? cpuUsPerReq : cpus[Math.floor(cpus.length / 2)];
+    const cpu = cpus.length === 0 ? undefined : cpus[Math.floor(cpus.length / 2)];
     return { group, name, value: r.rps, unit: 'req/s', p50ms: r.latencyP50, p99ms: r.latencyP99, peakRssMiB, cpuUsPerReq: cpu, baseline, rounds: rounds[i].map((x) => Math.round(x.r.rps)) };
   });
 }
