@@ -710,7 +710,8 @@ export const OUTCOMES: OutcomeRow[] = [
       name: `legacy profile: ${m} with nothing declared`,
       profile: 'legacy',
       request: post(LEGACY_HEADERS(LEGACY), JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: m })),
-      expected: err(200, -32601, i + 1),
+      // As on the modern profile; Codex's resources probes go on to its tools (npm run qualify).
+      expected: err(404, -32601, i + 1),
     }),
   ),
   {

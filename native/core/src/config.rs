@@ -24,7 +24,7 @@ pub const RESPONSE_HEADROOM: usize = 512;
 /// An unknown key is quoted in a message only when it is this short and printable ASCII.
 const MAX_NAMED_KEY: usize = 64;
 
-const OPTION_KEYS: [&str; 16] = [
+const OPTION_KEYS: [&str; 18] = [
     "path",
     "allowedOrigins",
     "serverInfo",
@@ -41,6 +41,8 @@ const OPTION_KEYS: [&str; 16] = [
     "unsealedRequestState",
     "serverCard",
     "authorization",
+    "progress",
+    "contentBlocks",
 ];
 /// Default freshness of list results and resource reads: five minutes.
 pub const DEFAULT_LIST_CACHE_TTL_MS: u64 = 300_000;
@@ -81,6 +83,13 @@ pub struct Config {
     pub server_card: bool,
     /// OAuth resource-server admission of every MCP request.
     pub authorization: Option<Authorization>,
+    /// `progress: true`: a `tools/call` whose client sent `_meta.progressToken` gives its
+    /// JavaScript handler a progress channel (the reply may become an event stream). Off, every
+    /// reply is plain JSON.
+    pub progress: bool,
+    /// `contentBlocks: true`: tools may return MCP content blocks (`content: true` in the
+    /// manifest) instead of their typed text and `structuredContent`.
+    pub content_blocks: bool,
 }
 
 /// The caching hints of list results and resource reads (`ttlMs`, `cacheScope`).
@@ -145,6 +154,23 @@ impl Config {
         if jsonrpc && (tools.is_none() || legacy) {
             return Err("profile: \"jsonrpc\" needs tools and no legacyProtocol".to_string());
         }
+        let progress = flag(root, "progress")?;
+        let content_blocks = flag(root, "contentBlocks")?;
+        // The JSON-RPC profile answers with one JSON body (no event stream) and gives a content
+        // tool's blocks as its plain result: neither opt-in means anything there.
+        if jsonrpc && progress {
+            return Err(
+                "profile: \"jsonrpc\" answers with one JSON body, never progress; drop progress"
+                    .to_string(),
+            );
+        }
+        if jsonrpc && content_blocks {
+            return Err("profile: \"jsonrpc\" returns a content tool's blocks as its result; drop contentBlocks".to_string());
+        }
+        let unannounced = tools.as_ref().and_then(|t| t.content_tool());
+        if let Some(name) = unannounced.filter(|_| !content_blocks && !jsonrpc) {
+            return Err(content_refusal(name));
+        }
         let resources = Resources::parse(
             present(root.get("resources")),
             present(root.get("resourceTemplates")),
@@ -203,7 +229,27 @@ impl Config {
             state_key_secret,
             server_card,
             authorization,
+            progress,
+            content_blocks,
         })
+    }
+}
+
+/// A content tool in a configuration without `contentBlocks: true`. A valid tool name is plain
+/// ASCII of the name alphabet, safe to quote.
+fn content_refusal(tool: &str) -> ConfigError {
+    format!(
+        "tools: tool \"{}\" returns content blocks; enable them with contentBlocks: true",
+        tool
+    )
+}
+
+/// A boolean option, `false` when absent or null.
+fn flag(root: Object<'_>, key: &str) -> Result<bool, ConfigError> {
+    match present(root.get(key)) {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(b),
+        Some(_) => Err(format!("{}: must be a boolean", key)),
     }
 }
 

@@ -224,8 +224,9 @@ struct Pending {
 }
 
 enum Resumable {
-    /// An MCP `tools/call`, framed in the modern or the legacy envelope; `progress` when the client
-    /// asked for progress and a JavaScript handler runs.
+    /// An MCP `tools/call`, framed in the modern or the legacy envelope; `progress` when the
+    /// configuration has `progress: true`, the client asked for progress and a JavaScript handler
+    /// runs.
     Tool {
         call: ToolCall,
         legacy: bool,
@@ -655,9 +656,11 @@ fn dispatch(
         }
         Served::Error(err) => fail(e, &err, Some(id)),
         Served::Tool(step) => {
-            let progress = match legacy {
-                false => Progress::requested(env.params.as_ref()),
-                true => None,
+            // Only on the modern profile, and only where the configuration opted in.
+            let progress = if legacy || !e.config.progress {
+                None
+            } else {
+                Progress::requested(env.params.as_ref())
             };
             tool_step(e, step, id.to_vec(), legacy, progress)
         }

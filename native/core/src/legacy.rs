@@ -2,9 +2,11 @@
 //! envelope-less requests on the modern-only profile.
 //!
 //! `initialize` is answered from a prebuilt result and stores nothing; every later legacy request must
-//! carry exactly `MCP-Protocol-Version: 2025-06-18`. Method-not-found is answered in-band with HTTP
-//! 200: in 2025-06-18 Streamable HTTP a 404 means "session expired, re-initialize", and the measured
-//! Codex client proceeds after an in-band `-32601` to its `resources/list` probes.
+//! carry exactly `MCP-Protocol-Version: 2025-06-18`. Method-not-found is 404 `-32601` with the id, as
+//! on the modern profile. 2025-06-18 reads a 404 as "session expired" only for a request that carried
+//! an `Mcp-Session-Id`, which this stateless profile never issues. The pinned Codex probes
+//! `resources/list` and `resources/templates/list` after `tools/list` and goes on listing and calling
+//! tools (`npm run qualify`: `codex.dual mcpServerStatus/list`, `codex.dual mcpServer/tool/call`).
 use crate::config::{Config, LEGACY_REVISION};
 use crate::discover::{unsupported_data, Fragments};
 use crate::envelope::Envelope;
@@ -100,7 +102,7 @@ pub fn admit(
     }
     match row {
         Some(m) if m.served(config, true) => Ok(m),
-        _ => Err(RpcError::new(200, METHOD_NOT_FOUND, errors::NOT_FOUND)),
+        _ => Err(RpcError::new(404, METHOD_NOT_FOUND, errors::NOT_FOUND)),
     }
 }
 
@@ -193,11 +195,11 @@ mod tests {
             Ok("tools/call")
         );
         let e = with_env(&req("tools/list"), |e| admit(&kept(v), e, &f, &bare)).unwrap_err();
-        assert_eq!((e.status, e.code), (200, METHOD_NOT_FOUND));
+        assert_eq!((e.status, e.code), (404, METHOD_NOT_FOUND));
         let e = with_env(&req("server/discover"), |e| admit(&kept(v), e, &f, &bare)).unwrap_err();
         assert_eq!(
             (e.status, e.code),
-            (200, METHOD_NOT_FOUND),
+            (404, METHOD_NOT_FOUND),
             "modern-only row"
         );
         let e = with_env(&req("ping"), |e| admit(&kept(None), e, &f, &bare)).unwrap_err();

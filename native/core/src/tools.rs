@@ -50,10 +50,19 @@ pub struct Prepared<'t> {
     pub inputs: Option<&'t Inputs>,
 }
 
+/// How close to the request's deadline a JavaScript handler's failure may be reported and still be
+/// the deadline's 408 (when the deadline, not the router's `deadlineMs`, bounded the run). Hosts time
+/// the run with whole-millisecond timers: the wait handed out is rounded down (up to 1 ms short), and
+/// a runtime counting whole milliseconds may fire its timer up to 1 ms before the finer clock that
+/// reports `now` reaches it. A handler's own timeout at the deadline lands in this window, never
+/// after it; a throw this late is treated alike, as the request has no time left to answer it.
+pub const HANDLER_DEADLINE_SLACK_MS: f64 = 2.0;
+
 /// State of one in-flight `tools/call` between an outbound instruction and its answer.
 pub struct ToolCall {
     op: usize,
-    /// Backend calls: whether the remaining deadline (not the declared timeout) bounded the wait.
+    /// Whether the request's remaining deadline, not the declared timeout (backend calls) or the
+    /// router's `deadlineMs` (JavaScript handlers), bounded the wait.
     deadline_bound: bool,
     max_bytes: usize,
 }
@@ -269,6 +278,14 @@ impl Tools {
         }
     }
 
+    /// The first tool (in manifest order) that returns content blocks, if any.
+    pub fn content_tool(&self) -> Option<&str> {
+        self.ops
+            .iter()
+            .find(|op| op.content)
+            .map(|op| op.name.as_str())
+    }
+
     pub fn declares_inputs(&self) -> bool {
         self.ops.iter().any(|op| op.inputs.is_some())
     }
@@ -370,7 +387,8 @@ impl Tools {
                     effect,
                     state: ToolCall {
                         op: idx,
-                        deadline_bound: false,
+                        // Equal bounds end together: the request's deadline is what ran out.
+                        deadline_bound: remaining_ms <= self.deadline_ms,
                         max_bytes: self.limits.tool_result_bytes,
                     },
                 }
@@ -402,6 +420,15 @@ impl Tools {
                 _ => protocol(502, BACKEND_FAILED),
             },
             (Handler::Rpc(..), Answer::Http(a)) => self.rpc_reply(op, &state, a),
+            // The router's `deadlineMs` is the handler's own budget: running past it is a tool
+            // error. The request's deadline is not the handler's to spend: a failure when that
+            // deadline bounded the run and is (all but) reached is the request's 408, as for every
+            // other effect, whichever of the host's timers fired first.
+            (Handler::JavaScript, Answer::Handler(HandlerAnswer::Failed))
+                if state.deadline_bound && remaining_ms < HANDLER_DEADLINE_SLACK_MS =>
+            {
+                protocol(408, DEADLINE)
+            }
             (Handler::JavaScript, Answer::Handler(HandlerAnswer::Failed)) => {
                 Flow::Done(Outcome::Failed(outbound::HANDLER_FAILED))
             }
@@ -782,6 +809,43 @@ pub(crate) mod tests {
         assert_eq!(
             protocol_error(call(&t, "echo", Some(r#"{"s":""}"#), 0.5)),
             (408, -32603, DEADLINE)
+        );
+    }
+
+    #[test]
+    fn a_javascript_handler_failing_at_the_request_deadline_is_its_408() {
+        let t = tools();
+        let failed = || Answer::Handler(HandlerAnswer::Failed);
+        let start = |remaining| suspended(call(&t, "echo", Some(r#"{"s":""}"#), remaining)).1;
+        let tool_error = (true, outbound::HANDLER_FAILED.to_string(), None);
+        // The request's deadline (1000 ms left, below the router's 3000) bounds the run: its
+        // timeout, reported by whichever host timer fired first, is the request's.
+        assert_eq!(
+            protocol_error(t.resume(start(1000.0), failed(), 1.9)),
+            (408, -32603, DEADLINE)
+        );
+        assert_eq!(
+            protocol_error(t.resume(start(1000.0), failed(), 0.01)),
+            (408, -32603, DEADLINE)
+        );
+        assert_eq!(
+            protocol_error(t.resume(start(3000.0), failed(), 1.0)),
+            (408, -32603, DEADLINE),
+            "equal bounds: the request's deadline ran out"
+        );
+        // Earlier than the timers' precision, a failure is the handler's own.
+        assert_eq!(
+            complete(t.resume(start(1000.0), failed(), HANDLER_DEADLINE_SLACK_MS)),
+            tool_error
+        );
+        // The router's deadlineMs bounds the run: its timeout is a tool error, however late.
+        assert_eq!(complete(t.resume(start(3000.5), failed(), 0.5)), tool_error);
+        // Output that arrives in time is output.
+        assert_eq!(
+            complete(t.resume(start(1000.0), output(br#"{"s":"ok"}"#), 0.5))
+                .2
+                .unwrap(),
+            r#"{"s":"ok"}"#
         );
     }
 

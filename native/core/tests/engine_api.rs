@@ -358,6 +358,32 @@ fn misuse_and_repeated_respond() {
     assert_eq!(rec(&req), first, "the same reply every time");
 }
 
+/// A JavaScript handler that runs past its own budget (the manifest's `deadlineMs`, shorter than
+/// the request's) fails as a tool: 200 `isError`, however close to its budget's end.
+#[test]
+fn a_handler_past_its_own_budget_is_a_tool_error() {
+    let engine = Engine::new(
+        tools_config(r#""limits":{"deadlineMs":10000},"#)
+            .replace(r#""deadlineMs":5000"#, r#""deadlineMs":300"#)
+            .as_bytes(),
+    )
+    .unwrap();
+    let head = modern_head("tools/call", Some("echo"));
+    let body = call_body("\"c\"", "echo", r#"{"msg":"hi"}"#);
+    let (mut req, instruction) = pending(&engine, &head, &body);
+    assert!(
+        instruction.ends_with(r#","timeoutMs":300}"#),
+        "{instruction}"
+    );
+    let (status, body_text) =
+        status_of(&mut req, |r| r.answer_handler(HandlerAnswer::Failed, 303.0));
+    assert_eq!(status, 200);
+    assert!(
+        body_text.starts_with(r#"{"jsonrpc":"2.0","id":"c","result":{"resultType":"complete","content":[{"type":"text","text":"Tool execution failed"}],"isError":true"#),
+        "{body_text}"
+    );
+}
+
 #[test]
 fn config_rejections_name_the_option() {
     for (cfg, msg) in [
@@ -487,6 +513,20 @@ fn call_resume_deadline_abort() {
             .answer_handler(HandlerAnswer::Output(br#"{"msg":"hi"}"#), 1000.0)),
         (408, expired.to_string()),
         "resume at the deadline"
+    );
+
+    // The request's deadline (1000 ms, below the manifest's 5000) bounds the handler: its timeout,
+    // reported by the host's timer for the effect's whole-millisecond `timeoutMs` just before the
+    // deadline's own, is the request's 408 too.
+    assert!(
+        instruction.ends_with(r#","timeoutMs":997}"#),
+        "{instruction}"
+    );
+    let (mut req, _) = pending(&engine, &head, &body);
+    assert_eq!(
+        status_of(&mut req, |r| r.answer_handler(HandlerAnswer::Failed, 998.5)),
+        (408, expired.to_string()),
+        "handler timed out at the request's deadline"
     );
 
     let (mut req, _) = pending(&engine, &head, &body);

@@ -62,7 +62,7 @@ fn config(extra: &str) -> String {
         })
         .collect();
     format!(
-        r#"{{{}"tools":{{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":"[{}]","tools":[{}],"corpora":{{}}}},
+        r#"{{{}"contentBlocks":true,"tools":{{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":"[{}]","tools":[{}],"corpora":{{}}}},
            "prompts":[{{"name":"ask_prompt","inputs":[{}],"messages":[{{"role":"user","content":{{"type":"text","text":"hi"}}}}]}}]}}"#,
         extra,
         list.join(","),

@@ -419,12 +419,17 @@ fn a_static_resource_must_fit_the_response_budget() {
     );
 }
 
-/// A manifest with content tools: one static, one JavaScript.
+/// A manifest with content tools: one static, one JavaScript; content blocks enabled.
 fn content_tools(static_result: &str) -> String {
+    content_tools_with(r#""contentBlocks":true,"#, static_result)
+}
+
+/// The same, with the options `extra` (each followed by a comma) instead.
+fn content_tools_with(extra: &str, static_result: &str) -> String {
     let list = r#"[{\"name\":\"test_image_content\",\"inputSchema\":{\"type\":\"object\"}},{\"name\":\"mixed\",\"inputSchema\":{\"type\":\"object\"}}]"#;
     format!(
-        r#"{{"tools":{{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":"{}","tools":[{{"name":"test_image_content","input":null,"output":null,"content":true,"handler":{{"kind":"static","result":{}}}}},{{"name":"mixed","input":null,"output":null,"content":true,"handler":{{"kind":"javascript"}}}}],"corpora":{{}}}}}}"#,
-        list, static_result
+        r#"{{{}"tools":{{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":"{}","tools":[{{"name":"test_image_content","input":null,"output":null,"content":true,"handler":{{"kind":"static","result":{}}}}},{{"name":"mixed","input":null,"output":null,"content":true,"handler":{{"kind":"javascript"}}}}],"corpora":{{}}}}}}"#,
+        extra, list, static_result
     )
 }
 
@@ -497,11 +502,133 @@ fn call_with_meta(engine: &Engine, name: &str, meta: &str) -> pulse_core::Reques
     )
 }
 
+const TEXT_BLOCK: &str = r#""[{\"type\":\"text\",\"text\":\"x\"}]""#;
+
+#[test]
+fn content_blocks_are_opt_in() {
+    let refused = r#"tools: tool "test_image_content" returns content blocks; enable them with contentBlocks: true"#;
+    for extra in [
+        "",
+        r#""contentBlocks":false,"#,
+        r#""contentBlocks":null,"#,
+        r#""legacyProtocol":"2025-06-18","#,
+    ] {
+        assert_eq!(
+            Engine::new(content_tools_with(extra, TEXT_BLOCK).as_bytes())
+                .err()
+                .as_deref(),
+            Some(refused),
+            "{extra}"
+        );
+    }
+    assert!(Engine::new(
+        content_tools_with(
+            r#""legacyProtocol":"2025-06-18","contentBlocks":true,"#,
+            TEXT_BLOCK
+        )
+        .as_bytes()
+    )
+    .is_ok());
+    // Without content tools the option changes nothing.
+    assert!(Engine::new(br#"{"contentBlocks":true}"#).is_ok());
+    // The JSON-RPC profile returns a content tool's blocks as its plain result: no opt-in there,
+    // and the option means nothing.
+    assert!(
+        Engine::new(content_tools_with(r#""profile":"jsonrpc","#, TEXT_BLOCK).as_bytes()).is_ok()
+    );
+    assert_eq!(
+        Engine::new(
+            content_tools_with(r#""profile":"jsonrpc","contentBlocks":true,"#, TEXT_BLOCK)
+                .as_bytes()
+        )
+        .err()
+        .as_deref(),
+        Some(
+            r#"profile: "jsonrpc" returns a content tool's blocks as its result; drop contentBlocks"#
+        )
+    );
+}
+
+#[test]
+fn progress_is_opt_in() {
+    use pulse_core::progress::Reported;
+    for extra in [
+        r#""contentBlocks":true,"#,
+        r#""contentBlocks":true,"progress":false,"#,
+    ] {
+        let engine = Engine::new(content_tools_with(extra, TEXT_BLOCK).as_bytes()).unwrap();
+        let mut req = call_with_meta(&engine, "mixed", r#","progressToken":"p""#);
+        match req.effect() {
+            Some(pulse_core::Effect::Handler(h)) => assert!(!h.progress, "{extra}"),
+            other => panic!("{:?}", other),
+        }
+        assert_eq!(req.progress(0.0, Some(3.0), None, 0.0), Reported::Dropped);
+        req.answer_handler(
+            pulse_core::HandlerAnswer::Output(br#"[{"type":"text","text":"d"}]"#),
+            0.0,
+        );
+        let reply = req.reply().unwrap();
+        assert!(reply
+            .headers
+            .iter()
+            .any(|(n, v)| *n == "content-type" && v == "application/json"));
+        assert!(reply
+            .body
+            .starts_with(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\""));
+    }
+    // Accepted beside the legacy profile (its calls never stream) and without tools.
+    assert!(Engine::new(br#"{"progress":true,"legacyProtocol":"2025-06-18"}"#).is_ok());
+    assert!(Engine::new(br#"{"progress":true}"#).is_ok());
+}
+
+#[test]
+fn progress_and_content_blocks_options_are_checked() {
+    for (cfg, msg) in [
+        (
+            r#"{"progress":1}"#.to_string(),
+            "progress: must be a boolean",
+        ),
+        (
+            r#"{"progress":"true"}"#.to_string(),
+            "progress: must be a boolean",
+        ),
+        (
+            r#"{"contentBlocks":"yes"}"#.to_string(),
+            "contentBlocks: must be a boolean",
+        ),
+        (
+            r#"{"contentBlocks":{}}"#.to_string(),
+            "contentBlocks: must be a boolean",
+        ),
+        (
+            content_tools_with(r#""profile":"jsonrpc","progress":true,"#, TEXT_BLOCK),
+            r#"profile: "jsonrpc" answers with one JSON body, never progress; drop progress"#,
+        ),
+    ] {
+        assert_eq!(
+            Engine::new(cfg.as_bytes()).err().as_deref(),
+            Some(msg),
+            "{cfg}"
+        );
+    }
+    // Explicitly off is the default, on every profile.
+    assert!(Engine::new(
+        content_tools_with(
+            r#""profile":"jsonrpc","progress":false,"contentBlocks":false,"#,
+            TEXT_BLOCK
+        )
+        .as_bytes()
+    )
+    .is_ok());
+}
+
 #[test]
 fn progress_streams_events_then_the_response() {
     use pulse_core::progress::Reported;
-    let engine =
-        Engine::new(content_tools(r#""[{\"type\":\"text\",\"text\":\"x\"}]""#).as_bytes()).unwrap();
+    let engine = Engine::new(
+        content_tools_with(r#""contentBlocks":true,"progress":true,"#, TEXT_BLOCK).as_bytes(),
+    )
+    .unwrap();
     let mut req = call_with_meta(&engine, "mixed", r#","progressToken":"progress-test-1""#);
     match req.effect() {
         Some(pulse_core::Effect::Handler(h)) => assert!(h.progress),
@@ -538,8 +665,10 @@ fn progress_streams_events_then_the_response() {
 #[test]
 fn without_a_token_or_a_report_the_reply_stays_json() {
     use pulse_core::progress::Reported;
-    let engine =
-        Engine::new(content_tools(r#""[{\"type\":\"text\",\"text\":\"x\"}]""#).as_bytes()).unwrap();
+    let engine = Engine::new(
+        content_tools_with(r#""contentBlocks":true,"progress":true,"#, TEXT_BLOCK).as_bytes(),
+    )
+    .unwrap();
     let mut req = call_with_meta(&engine, "mixed", "");
     match req.effect() {
         Some(pulse_core::Effect::Handler(h)) => assert!(!h.progress),
