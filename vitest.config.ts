@@ -1,6 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The package's self-reference (edge/context.mjs imports '@pulse-compute/mcp/pulse') resolves to
+  // the sources under test, as the edge scripts' bundles alias it.
+  resolve: { alias: [{ find: /^@pulse-compute\/mcp\/pulse$/, replacement: fileURLToPath(new URL('./src/pulse.ts', import.meta.url)) }] },
   test: {
     include: ['test/**/*.test.ts'],
     // The sources import glue derived from the committed core (src/core/generated, gitignored).

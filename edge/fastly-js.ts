@@ -1,21 +1,19 @@
 /**
- * The Fastly JavaScript package of the edge service (optional second target; `npm run edge:build:js`).
- * js-compute has no `WebAssembly`, so the core runs as its wasm2js build (the loader's fallback):
- * measured far slower than the Native service, and the CPU deadline is not realized here (a timer
- * cannot interrupt synchronous JavaScript). Routers with JavaScript handlers can only ship this way.
+ * The Fastly JavaScript package of the edge service (optional; `npm run edge:build:js`): the deployed
+ * static binding (edge/context.mjs) served from js-compute. js-compute has no `WebAssembly`, so the
+ * core runs as its wasm2js build (the loader's fallback): measured far slower than the Native
+ * service, and the binding's 5 s execution limit is not realized here (a timer cannot interrupt
+ * synchronous JavaScript). Fastly Native is the deployment target; this package exists for routers
+ * with JavaScript handlers and for the differential run.
  */
-import { createMcpHttpHandler } from '../src/index';
-import { toolSource } from '../src/router';
-import { options, router } from './router';
+import { server } from './context.mjs';
 
 interface FetchEvent {
   readonly request: Request;
   respondWith(response: Response | Promise<Response>): void;
 }
 
-const handler = createMcpHttpHandler({ ...options, tools: toolSource(router) });
-
 // `export default { fetch }` builds but answers 500 at run time in js-compute 3.46.
 (globalThis as unknown as { addEventListener(type: 'fetch', cb: (e: FetchEvent) => void): void }).addEventListener('fetch', (event) => {
-  event.respondWith(handler.fetch(event.request));
+  event.respondWith(server.handle({ request: event.request }));
 });

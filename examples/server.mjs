@@ -1,23 +1,18 @@
-// The `npm start` server: the Node host on http://127.0.0.1:3000/mcp (HOST and PORT override).
-import { existsSync, readFileSync } from 'node:fs';
+// The `npm start` server: the deployed service (edge/context.mjs, the static binding Fastly Native
+// serves) on Node at http://127.0.0.1:3000/mcp (HOST and PORT override).
 import http from 'node:http';
-import { createMcpNodeHandler } from '@pulse-compute/mcp/node';
-
-// Plug point for tools. MANIFEST=<file> serves a manifest written by `pulse-mcp compile`: the
-// deployed form, which needs none of the declarations' sources (its tools must all be native, as the
-// context server's are). Otherwise examples/context/router.mjs exporting `tools` (a manifest + handler
-// runner); without either the server answers discovery only.
-const routerUrl = new URL('./context/router.mjs', import.meta.url);
-const tools = process.env.MANIFEST
-  ? { manifest: JSON.parse(readFileSync(process.env.MANIFEST, 'utf8')) }
-  : existsSync(routerUrl) ? (await import(routerUrl.href)).tools : undefined;
+import { mcp } from '@pulse-compute/mcp/pulse';
+import { server as deployed, serverInfo, tools } from '../edge/context.mjs';
 
 const host = process.env.HOST || '127.0.0.1';
 const port = Number(process.env.PORT || 3000);
-// LEGACY_PROTOCOL=2025-06-18 also serves the stateless 2025-06-18 profile (Codex); any other value
-// fails option validation at construction.
+// LEGACY_PROTOCOL=2025-06-18 also serves the stateless 2025-06-18 profile (Codex). The deployed
+// binding is declared once, at module level, modern only; the legacy variant binds the same router
+// again with legacyProtocol, as `npm run edge:build` builds bin/main-legacy.wasm beside bin/main.wasm.
+// Any other value is refused by mcp() at start-up.
 const legacyProtocol = process.env.LEGACY_PROTOCOL || undefined;
-const server = http.createServer(createMcpNodeHandler({ tools, legacyProtocol }));
+const binding = legacyProtocol === undefined ? deployed : mcp({ router: tools, serverInfo, legacyProtocol });
+const server = http.createServer(binding.nodeListener());
 server.listen(port, host, () => {
   const { address, port: bound } = server.address();
   const shown = address.includes(':') ? `[${address}]` : address;

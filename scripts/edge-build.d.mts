@@ -5,3 +5,4 @@ export function checkWasm(path: string): { bytes: number; importModules: string[
 export function buildNative(configJson: string, outWasm: string, targetDir?: string): { bytes: number; importModules: string[]; imports: number };
 export function backendNames(configJson: string): string[];
 export const LEGACY_PROTOCOL: '2025-06-18';
+export const EDGE_MODULE: string;

@@ -1,20 +1,23 @@
 #!/usr/bin/env node
 // npm run edge:build — the Fastly Native package of the edge service:
-//   1. engine configuration from edge/router.ts (toolSource + the hosts' option validation; routers
-//      with JavaScript handlers fail closed here),
+//   1. engine configuration from edge/context.mjs, read without running it: `pulse-mcp build
+//      edge/context.mjs --target fastly-native` reads the router and its mcp() binding, the
+//      configuration is the binding's (POST /mcp, every Origin refused, the static ceilings lowered by
+//      its limits) with the manifest; routers with JavaScript handlers fail closed here (edgeService
+//      in ./edge-lib.mjs also takes a module of host options with catalog-backed tools),
 //   2. cargo (Debian rustc 1.63) for wasm32-wasi with that configuration embedded (native/edge),
 //   3. Wizer (the engine pre-built into the snapshot), wasm-opt -Oz → bin/main.wasm,
 //   4. fastly compute pack → pkg/<name>.tar.gz, fastly compute validate,
 //   5. our own check: main.wasm is a valid module importing only fastly_* and wasi_snapshot_preview1,
-//   6. the legacy-enabled variant bin/main-legacy.wasm (same router, legacyProtocol '2025-06-18'), served
+//   6. the legacy-enabled variant bin/main-legacy.wasm (same binding, legacyProtocol '2025-06-18'), served
 //      by `LEGACY_PROTOCOL=2025-06-18 npm run edge:serve` locally; it is never packed or deployed.
 // Flags: --from-fastly (called by `fastly compute build` through [scripts] build: stop after bin/main.wasm,
-// the CLI packs), --config <file> (embed this configuration instead of edge/router.ts),
-// --out <wasm> (write the binary elsewhere; implies no packaging). The variant is built only by a
-// plain `npm run edge:build` (edge/router.ts, default output).
+// the CLI packs), --config <file> (embed this configuration instead of edge/context.mjs's),
+// --module <file> (another edge module), --out <wasm> (write the binary elsewhere; implies no
+// packaging). The variant is built only by a plain `npm run edge:build` (edge/context.mjs, default output).
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ROOT, FASTLY, WORK, EdgeError, run, configFor, nativeBuildKey } from './edge-lib.mjs';
+import { ROOT, FASTLY, WORK, EdgeError, run, edgeService, nativeBuildKey } from './edge-lib.mjs';
 import { checkImports } from '../tools/compute-host/host.mjs';
 import { parseToml } from '../tools/compute-host/toml.mjs';
 
@@ -24,6 +27,8 @@ const TARGET_DIR = join(NATIVE, 'target', 'edge');
 // full LTO, so sharing one directory would relink both binaries on every build.
 const LEGACY_TARGET_DIR = join(NATIVE, 'target', 'edge-legacy');
 export const LEGACY_PROTOCOL = '2025-06-18';
+/** The deployed service. */
+export const EDGE_MODULE = join(ROOT, 'edge', 'context.mjs');
 const TRIPLE = 'wasm32-wasi';
 
 function arg(name) {
@@ -122,7 +127,10 @@ async function main() {
   const fromFastly = process.argv.includes('--from-fastly');
   const configFile = arg('--config');
   const out = resolve(arg('--out') ?? join(ROOT, 'bin', 'main.wasm'));
-  const configJson = configFile ? readFileSync(resolve(configFile), 'utf8') : await configFor(join(ROOT, 'edge', 'router.ts'), { native: true });
+  // bin/main.wasm is the deployed service's binary only.
+  if (arg('--module') && !arg('--out')) throw new EdgeError('USAGE', '--module builds another edge module: give its binary a place with --out <wasm>');
+  const service = configFile ? undefined : await edgeService(resolve(arg('--module') ?? EDGE_MODULE));
+  const configJson = service ? service.config() : readFileSync(resolve(configFile), 'utf8');
   checkBackendsDeclared(configJson);
   const info = buildNative(configJson, out);
   // Lets the diff runner tell whether bin/main.wasm embeds the current configuration.
@@ -144,8 +152,8 @@ async function main() {
   writeFileSync(packed, run('tar', ['-xzOf', pkg, `${name}/bin/main.wasm`], { encoding: 'buffer' }));
   checkWasm(packed);
   line(`pkg/${name}.tar.gz ${statSync(pkg).size} bytes, validated; packed main.wasm imports only fastly_* and wasi_snapshot_preview1`);
-  if (!configFile) {
-    const legacyJson = await configFor(join(ROOT, 'edge', 'router.ts'), { native: true, overrides: { legacyProtocol: LEGACY_PROTOCOL } });
+  if (service) {
+    const legacyJson = service.config({ legacyProtocol: LEGACY_PROTOCOL });
     const legacyOut = join(ROOT, 'bin', 'main-legacy.wasm');
     const legacy = buildNative(legacyJson, legacyOut, LEGACY_TARGET_DIR);
     // Lets `npm run qualify` tell whether the variant embeds the current configuration and sources.

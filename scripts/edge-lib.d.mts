@@ -7,7 +7,17 @@ export class EdgeError extends Error {
 }
 export function run(cmd: string, args: string[], options?: object): string;
 export function bundleForNode(entry: string, outfile: string, extra?: object): Promise<string>;
-export function configFor(routerModule: string, opts: { native: boolean; overrides?: { legacyProtocol?: '2025-06-18' } }): Promise<string>;
+export interface EdgeService {
+  readonly profile: 'static' | 'facade';
+  /** The binding's options (static: as mcp-binding.json gives them) or the module's host options (facade). */
+  readonly options: Record<string, unknown>;
+  /** The compiled manifest (static profile only). */
+  readonly manifest?: unknown;
+  config(overrides?: Record<string, unknown>): string;
+}
+export function edgeService(module: string): Promise<EdgeService>;
+export function configFor(module: string, opts?: { overrides?: Record<string, unknown> }): Promise<string>;
+export function boundRouterConfig(module: string, opts?: { overrides?: Record<string, unknown> }): Promise<string>;
 export function nativeSourcesHash(): string;
 export function nativeBuildKey(configJson: string): string;
 export function bundleForRuntime(entry: string, outfile: string, extra?: Record<string, unknown>): Promise<void>;

@@ -12,15 +12,11 @@ export type {
   McpCatalogTools,
   McpContentBlock,
   McpCoreSource,
-  McpHandlerContext,
-  McpHandlerOutcome,
-  McpHandlerRunner,
   McpHttpOptions,
   McpPrompt,
   McpResource,
   McpSecretRef,
   McpResourceTemplate,
-  McpToolSource,
   McpToolsOptions,
 } from './options';
 export type { PulseConfigError, PulseCoreError, PulseError, PulseErrorCode } from './errors';

@@ -41,22 +41,20 @@ export interface McpHandlerRunner {
 }
 
 /**
- * The tools seam: a compiled manifest (docs/contracts.md §6) plus the hook for `javascript`
- * handlers. Produced by the router/compiler; this layer treats the manifest as opaque JSON.
+ * The static binding's tools (built by `mcp()` from a router, never by a caller): a compiled
+ * manifest (docs/contracts.md §6) plus the runner of its `javascript` handlers.
  */
 export interface McpToolSource {
   readonly manifest: unknown;
   /** Runs `javascript` handlers; absent when every tool is native. */
   readonly handlers?: McpHandlerRunner;
-  /** The same hook as a function (docs/contracts.md §8); used when `handlers` is absent. */
-  readonly runHandler?: McpHandlerRunner['run'];
 }
 
 /**
- * `tools`: a compiled tool source, or catalog-backed tools in front of a backend served with
- * `jsonRpc(router)` (its artifacts and its fixed endpoint).
+ * `tools` of the host adapters: the emitted catalog artifacts of a backend served with
+ * `jsonRpc(router)`, and its fixed endpoint. The adapters project them and run nothing themselves.
  */
-export type McpToolsOptions = McpToolSource | McpCatalogTools;
+export type McpToolsOptions = McpCatalogTools;
 
 /**
  * OAuth 2.1 resource-server admission. Every MCP POST (discovery and notifications included) must
@@ -238,7 +236,7 @@ function member(parent: string, key: string): string {
  * absent, as in JSON.stringify). Throws `PulseConfigError` naming the offending entry when the value
  * cannot be plain JSON; whether it is a valid option is the core's decision.
  */
-export function jsonText(value: unknown, where: string): string {
+export function jsonText(value: unknown, where: string, onFunction?: string): string {
   const ancestors = new Set<object>();
   const walk = (v: unknown, at: string): string => {
     switch (typeof v) {
@@ -252,9 +250,11 @@ export function jsonText(value: unknown, where: string): string {
         return v ? 'true' : 'false';
       case 'object':
         break;
+      case 'function':
+        return fail(`${at}: must be plain JSON data, not a function${onFunction === undefined ? '' : `; ${onFunction}`}`);
       default:
-        // function, bigint, symbol, undefined (an array element)
-        return fail(`${at}: must be plain JSON data, not ${typeof v === 'bigint' ? 'a BigInt' : typeof v === 'undefined' ? 'undefined' : `a ${typeof v}`}`);
+        // bigint, symbol, undefined (an array element)
+        return fail(`${at}: must be plain JSON data, not ${typeof v === 'bigint' ? 'a BigInt' : typeof v === 'undefined' ? 'undefined' : 'a symbol'}`);
     }
     if (v === null) return 'null';
     if (ancestors.has(v)) fail(`${at}: must be plain JSON data, not a cyclic structure`);
@@ -293,26 +293,39 @@ interface ResolvedTools {
 }
 
 /**
- * `tools`: a compiled tool source (`{ manifest, handlers? }`), or the artifacts of a backend served
- * with `jsonRpc(router)` (`{ catalog, schemas, routerId, target, endpoint, backendBearerToken? }`).
+ * Which binding a configuration serves. `facade`: the host adapters (`.` and `/node`), which project
+ * catalog artifacts and run no application code. `static`: `mcp()` from `/pulse`, whose router's
+ * handlers run in process; only `mcp()` builds it.
  */
-function resolveTools(value: unknown, limits: { responseBytes: number; deadlineMs: number }, target: ConfigTarget): ResolvedTools {
-  if (isPlainObject(value) && 'catalog' in value && !('manifest' in value)) {
-    checkSecret(value.backendBearerToken, 'tools.backendBearerToken', target, 'token', 'the token itself');
-    return { manifestJson: jsonText(catalogManifest(value, limits), 'tools'), handlers: undefined };
+export type Binding = 'facade' | 'static';
+
+/** Where the host adapters send anything executable. */
+const USE_MCP = 'serve a router and its handlers with mcp() from @pulse-compute/mcp/pulse';
+
+/** Options only the static binding has: they concern handlers the host adapters never run. */
+const STATIC_ONLY: Readonly<Record<string, string>> = {
+  progress: 'progress: reported by handlers, which the host adapters do not run; it is an option of mcp() from @pulse-compute/mcp/pulse',
+  contentBlocks: 'contentBlocks: returned by handlers, which the host adapters do not run; it is an option of mcp() from @pulse-compute/mcp/pulse',
+};
+
+/**
+ * `tools` of the host adapters: catalog artifacts only. A router, a tool source, a manifest or a
+ * handler runner would run code (or a compiled program) in the adapter, which the adapters never do.
+ */
+function facadeTools(value: unknown, limits: { responseBytes: number; deadlineMs: number }, target: ConfigTarget): ResolvedTools {
+  if (!isPlainObject(value) || !('catalog' in value) || 'manifest' in value || 'handlers' in value || 'runHandler' in value) {
+    fail(`tools: must be catalog artifacts { catalog, schemas, routerId, target, endpoint }; the host adapters run no application code: ${USE_MCP}`);
   }
-  if (typeof value !== 'object' || value === null || !('manifest' in value)) {
-    fail('tools: must be a tool source with a manifest (for an EntityRouter pass toolSource(router)), or catalog-backed tools { catalog, schemas, routerId, target, endpoint }');
-  }
-  const { manifest, handlers, runHandler } = value as Record<string, unknown>;
-  const manifestJson = jsonText(manifest, 'tools.manifest');
-  if (handlers !== undefined && (typeof handlers !== 'object' || handlers === null || typeof (handlers as McpHandlerRunner).run !== 'function')) {
-    fail('tools.handlers: must be an object with a run method');
-  }
-  if (runHandler !== undefined && typeof runHandler !== 'function') fail('tools.runHandler: must be a function');
-  if (handlers !== undefined) return { manifestJson, handlers: handlers as McpHandlerRunner };
-  const run = runHandler as McpHandlerRunner['run'] | undefined;
-  return { manifestJson, handlers: run === undefined ? undefined : { run: (op, input, context) => run(op, input, context) } };
+  checkSecret(value.backendBearerToken, 'tools.backendBearerToken', target, 'token', 'the token itself');
+  // Snapshotted as JSON first: a function anywhere in the artifacts is named, with where code belongs.
+  const artifacts = JSON.parse(jsonText(value, 'tools', USE_MCP)) as Record<string, unknown>;
+  return { manifestJson: JSON.stringify(catalogManifest(artifacts, limits)), handlers: undefined };
+}
+
+/** `tools` of the static binding, as `mcp()` builds it: the compiled manifest and its runner. */
+function staticTools(value: unknown): ResolvedTools {
+  const { manifest, handlers } = value as McpToolSource;
+  return { manifestJson: jsonText(manifest, 'tools.manifest'), handlers };
 }
 
 function resolveCore(value: unknown): McpCoreSource {
@@ -355,9 +368,10 @@ function checkSecret(value: unknown, option: string, target: ConfigTarget, noun:
  * Snapshots `options` into the configuration JSON; throws `PulseConfigError` for what only
  * TypeScript can see. Every other option error comes from the core when the engine is built.
  */
-export function resolveOptions(options: unknown, target: ConfigTarget = 'host'): ResolvedOptions {
+export function resolveOptions(options: unknown, target: ConfigTarget = 'host', binding: Binding = 'facade'): ResolvedOptions {
   const o = options === undefined ? {} : options;
   if (!isPlainObject(o)) fail('options: must be a plain object');
+  const onFunction = binding === 'facade' ? USE_MCP : undefined;
   const members: string[] = [];
   let toolsValue: unknown;
   let core: McpCoreSource | undefined;
@@ -370,11 +384,12 @@ export function resolveOptions(options: unknown, target: ConfigTarget = 'host'):
     else if (key === 'core') core = resolveCore(value);
     else {
       if (INTERNAL.has(key)) fail(`options: unknown key ${JSON.stringify(key)}`);
+      if (binding === 'facade' && STATIC_ONLY[key] !== undefined) fail(STATIC_ONLY[key]);
       if (key === 'requestStateKey') checkSecret(value, 'requestStateKey', target, 'key', 'the key itself (at least 32 bytes of text)');
       if (key === 'authorization' && isPlainObject(value)) checkSecret(value.clientSecret, 'authorization.clientSecret', target, 'secret', 'the secret itself');
       const where = member('', key);
       if (LONE_SURROGATE.test(key)) fail(`${where}: the key must be well-formed Unicode text, without lone surrogates`);
-      const text = jsonText(value, where);
+      const text = jsonText(value, where, onFunction);
       members.push(`${JSON.stringify(key)}:${text}`);
       if (key === 'limits') {
         // Read back from the snapshot: the core will judge the same values (or reject the options).
@@ -386,7 +401,7 @@ export function resolveOptions(options: unknown, target: ConfigTarget = 'host'):
       }
     }
   }
-  const tools = toolsValue === undefined ? undefined : resolveTools(toolsValue, limits, target);
+  const tools = toolsValue === undefined ? undefined : binding === 'facade' ? facadeTools(toolsValue, limits, target) : staticTools(toolsValue);
   if (tools !== undefined) members.push(`"tools":${tools.manifestJson}`);
   const requestBytes = limits.requestBytes;
   return Object.freeze({ configJson: `{${members.join(',')}}`, requestBytes, handlers: tools?.handlers, core });

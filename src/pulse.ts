@@ -1,13 +1,12 @@
 /**
  * @pulse-compute/mcp/pulse: declare a module-level router of schema-typed operations and bind it
- * statically, `export default { handle: (ctx) => server.handle(ctx) }` with
- * `const server = mcp({ router, serverInfo })`. The core decodes inputs, encodes outputs and frames
- * every reply; JavaScript handlers get a request-owned context and nothing else.
+ * statically, `const server = mcp({ router, serverInfo })`: `server.handle(ctx)` on Fetch runtimes,
+ * `http.createServer(server.nodeListener())` on Node. The core decodes inputs, encodes outputs and
+ * frames every reply; JavaScript handlers get a request-owned context and nothing else.
  */
 export {
   EntityRouter,
   codec,
-  toolSource,
   assertNativeEligible,
   mcp,
   jsonRpc,
@@ -33,8 +32,6 @@ export type {
   JsonRpcBinding,
   JsonRpcOptions,
   PulseRequestContext,
-  RouterToolSource,
-  ToolSourceOptions,
   CodecDescriptor,
   FieldDescriptor,
   Budgets,
@@ -45,3 +42,4 @@ export type {
 } from './router';
 export { handlers, createMemoryKv } from './handlers';
 export type { HandlerContext, ContextFetchInit, ContextOptions, KvStore, LogRecord, LogSink, Logger, SignalLike } from './handlers';
+export type { McpNodeHandler } from './adapter/node/listener';

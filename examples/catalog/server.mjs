@@ -16,7 +16,7 @@ const handler = createMcpNodeHandler({
     catalog: read('entities-catalog.json'),
     schemas: read('schema-json-registry.json'),
     routerId: 'notes',
-    target: 'node',
+    target: 'node-javascript',
     endpoint: process.env.BACKEND_URL,
     backendBearerToken: process.env.BACKEND_TOKEN,
   },

@@ -109,8 +109,14 @@ export const router = declare('conformance', Object.keys(TOOLS));
 /** The same fixtures without the JavaScript handlers: what the Native edge build can serve. */
 export const nativeRouter = declare('conformance-native', NATIVE_TOOLS);
 
+/**
+ * The suite exercises the 2026-07-28 surface beyond the documented binding, so each part is switched
+ * on by name: content blocks, progress over SSE, the server card, resources, prompts and completions.
+ */
 export const options = {
   serverInfo: { name: 'pulse-conformance', version: '0.1.0' },
+  contentBlocks: true,
+  progress: true,
   serverCard: true,
   resources: [
     { uri: 'test://static-text', name: 'static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' },

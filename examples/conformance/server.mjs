@@ -1,12 +1,11 @@
-// `npm run example:conformance`: the conformance fixtures (router.mjs) on the Node host, at
-// http://127.0.0.1:3001/mcp (HOST and PORT override). The Origin allowlist is exactly this server's
+// `npm run example:conformance`: the conformance fixtures (router.mjs) served by the static binding's
+// Node listener at http://127.0.0.1:3001/mcp (HOST and PORT override). The Origin allowlist is exactly this server's
 // own loopback origin, so a page elsewhere cannot reach it. Multi-round state is sealed with
 // REQUEST_STATE_KEY (at least 32 bytes), or with a key drawn at start (state then dies with the
 // process).
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { createMcpNodeHandler } from '@pulse-compute/mcp/node';
-import { toolSource } from '@pulse-compute/mcp/pulse';
+import { mcp } from '@pulse-compute/mcp/pulse';
 import { options, router } from './router.mjs';
 
 const host = process.env.HOST || '127.0.0.1';
@@ -19,7 +18,7 @@ server.listen(port, host, () => {
   const shown = address.includes(':') ? `[${address}]` : address;
   const origins = [`http://${shown}:${bound}`];
   if (address === '127.0.0.1' || address === '::1') origins.push(`http://localhost:${bound}`);
-  const handler = createMcpNodeHandler({ ...options, allowedOrigins: origins, requestStateKey, tools: toolSource(router) });
+  const handler = mcp({ ...options, router, allowedOrigins: origins, requestStateKey }).nodeListener();
   server.on('request', handler);
   server.on('clientError', handler.clientError);
   process.stdout.write(`Pulse MCP conformance server listening on http://${shown}:${bound}/mcp\n`);

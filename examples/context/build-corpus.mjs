@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
- * Builds examples/context/corpus.json: the project's own documentation split into sections by
- * headings, plus the hand-written collections in ./content/*.md. Deterministic: the same tree gives
- * byte-identical output (sorted sources, stable ids, no clock, no absolute paths).
+ * Builds edge/corpus.json, the corpus of the deployed service (edge/context.mjs): the project's own
+ * documentation split into sections by headings, plus the hand-written collections in ./content/*.md.
+ * Deterministic: the same tree gives byte-identical output (sorted sources, stable ids, no clock, no
+ * absolute paths). The file holds the router's `corpora` option and the diagnostic ids as they are
+ * declared, so the service reads them as plain properties (the lowerer runs no code of the module).
  *
- *   node examples/context/build-corpus.mjs            write corpus.json
- *   node examples/context/build-corpus.mjs --check    exit 1 when corpus.json is stale
+ *   node examples/context/build-corpus.mjs            write edge/corpus.json
+ *   node examples/context/build-corpus.mjs --check    exit 1 when edge/corpus.json is stale
  *   node examples/context/build-corpus.mjs --out F    write elsewhere (tests)
  */
 import { createHash } from 'node:crypto';
@@ -132,14 +134,21 @@ export function buildCorpus() {
   return {
     version,
     sources: docSources(),
-    entries: { docs, plans, examples, diagnostics },
+    // `context` searches and reads everything; the collections answer their own tools.
+    corpora: {
+      context: { version, entries: all },
+      plans: { version, entries: plans },
+      examples: { version, entries: examples },
+      diagnostics: { version, entries: diagnostics },
+    },
+    diagnosticIds: diagnostics.map((d) => d.id),
   };
 }
 
 function main() {
   const args = process.argv.slice(2);
   const outIdx = args.indexOf('--out');
-  const target = outIdx >= 0 ? args[outIdx + 1] : join(here, 'corpus.json');
+  const target = outIdx >= 0 ? args[outIdx + 1] : join(root, 'edge', 'corpus.json');
   const text = JSON.stringify(buildCorpus(), null, 1) + '\n';
   if (args.includes('--check')) {
     const current = existsSync(target) ? readFileSync(target, 'utf8') : '';

@@ -37,7 +37,7 @@ const mcpUrl = `http://${address.includes(':') ? `[${address}]` : address}:${por
 const issuer = await startIssuer({ resource: mcpUrl, redirectUris: ['http://127.0.0.1:1/callback'], port: Number(process.env.ISSUER_PORT || 0) });
 handler = createMcpNodeHandler({
   legacyProtocol: process.env.LEGACY_PROTOCOL || undefined,
-  tools: { catalog: read('entities-catalog.json'), schemas: read('schema-json-registry.json'), routerId: 'notes', target: 'node', endpoint: backendUrl, backendBearerToken: backendToken },
+  tools: { catalog: read('entities-catalog.json'), schemas: read('schema-json-registry.json'), routerId: 'notes', target: 'node-javascript', endpoint: backendUrl, backendBearerToken: backendToken },
   authorization: {
     resource: mcpUrl,
     issuer: issuer.url,

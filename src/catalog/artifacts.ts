@@ -8,7 +8,7 @@
  * nothing. Every refusal is a `PulseConfigError` naming the option and the entry.
  */
 import { PulseConfigError } from '../errors';
-import { CATALOG_FORMAT_VERSION, MANIFEST_FORMAT_VERSION, SCHEMA_REGISTRY_FORMAT_VERSION, TARGETS, type Manifest, type ManifestTool, type Target } from '../compiler/types';
+import { CATALOG_FORMAT_VERSION, MANIFEST_FORMAT_VERSION, SCHEMA_REGISTRY_FORMAT_VERSION, TARGET_RENAMES, targetRefusal, type Manifest, type ManifestTool, type Target } from '../compiler/types';
 import { MAX_PROJECTION_NODES, type Direction } from '../compiler/projection';
 import { backendBase, HINT_KEYS, isBearerToken, isName, MAX_OPERATIONS } from '../router/rules';
 import { utf8Length } from '../handlers/helpers';
@@ -74,6 +74,9 @@ function artifact(value: unknown, option: string, kind: string, version: number,
   const a = snapshot(value, option);
   if (!isObject(a)) return fail(`${option}: must be the parsed ${kind === 'pulse.entities-catalog' ? 'entities-catalog.json' : 'schema-json-registry.json'}`);
   if (a.kind !== kind) fail(`${option}: kind must be "${kind}"`);
+  // Catalogs of format 1 name their targets the old way: say so rather than "unknown".
+  if (kind === 'pulse.entities-catalog' && a.formatVersion === 1)
+    fail(`${option}: formatVersion 1 is an earlier release's, whose target names changed (${TARGET_RENAMES}); build the artifacts again with this release`);
   if (a.formatVersion !== version) fail(`${option}: unknown formatVersion ${JSON.stringify(a.formatVersion)}; this release reads ${version}`);
   if (a.routerId !== routerId) fail(`${option}: routerId ${JSON.stringify(a.routerId)} is not tools.routerId ${JSON.stringify(routerId)}`);
   if (typeof a.hash !== 'string') fail(`${option}: needs its hash`);
@@ -85,7 +88,8 @@ export function catalogManifest(value: Record<string, unknown>, limits: { readon
   for (const k of Object.keys(value)) if (!KEYS.includes(k)) fail(`tools: unknown key ${JSON.stringify(k)}; catalog-backed tools take ${KEYS.join(', ')}`);
   const { routerId, target, endpoint, backendBearerToken } = value;
   if (!isName(routerId)) fail('tools.routerId: must be 1-128 characters of A-Za-z0-9_.-');
-  if (!TARGETS.includes(target as Target)) fail(`tools.target: must be one of ${TARGETS.join(', ')}`);
+  const refused = targetRefusal('tools.target', target);
+  if (refused !== undefined) fail(refused);
   const url = backendBase(endpoint);
   if (url === undefined) fail('tools.endpoint: must be an https URL, or http to a loopback host, without credentials, query or fragment');
   // Text must be a bearer token; a reference (Native builds) is copied, and judged by the core.
@@ -121,6 +125,11 @@ export function catalogManifest(value: Record<string, unknown>, limits: { readon
     if (names.has(op.name)) fail(`${where}: duplicate tool name`);
     names.add(op.name);
     for (const k of Object.keys(op)) if (!OPERATION_KEYS.includes(k)) fail(`${where}: unknown member ${JSON.stringify(k)}`);
+    if (Array.isArray(op.targets))
+      op.targets.forEach((t, j) => {
+        const wrong = targetRefusal(`${where}.targets[${j}]`, t);
+        if (wrong !== undefined) fail(wrong);
+      });
     if (!Array.isArray(op.targets) || !op.targets.includes(target)) fail(`${where}: not eligible for target ${target as string} (its targets: ${Array.isArray(op.targets) ? op.targets.join(', ') : 'none'})`);
     for (const k of ['title', 'description'] as const) if (op[k] !== undefined && typeof op[k] !== 'string') fail(`${where}: ${k} must be a string`);
     if (op.authenticated !== undefined && op.authenticated !== true) fail(`${where}: authenticated must be true when present`);

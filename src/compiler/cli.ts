@@ -5,9 +5,10 @@
  *     limits (its own rules, and whether `tools/list` fits the response budget) and writes
  *     manifest.json, entities-catalog.json and schema-json-registry.json.
  *   --help, --version
- *   build <router module> --out <dir> [--router <id>] [--target <target>]
+ *   build <router module> --out <dir> [--router <id>] [--target <target>] [--evidence <report>]
  *     Reads the module's declarations without running it (./lower.ts) and writes the catalog
- *     artifacts and the inspection artifact.
+ *     artifacts and the inspection artifact (with measured evidence from a diff report, ./evidence.ts);
+ *     for a Native target and an exported mcp() binding, also manifest.json and mcp-binding.json.
  * Exit codes: 0 done, 1 the module or its declarations failed, 2 usage.
  */
 import { spawnSync } from 'node:child_process';
@@ -16,9 +17,11 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import type * as TS from 'typescript';
-import { artifactFiles, compileRouter, ManifestError, TARGETS, type Target } from './index';
-import { lowerRouter } from './lower';
-import { createMcpHttpHandler } from '../index';
+import { artifactFiles, compileRouter, ManifestError, TARGETS, targetRefusal, type CompiledRouter, type Target } from './index';
+import { operationEvidence } from './evidence';
+import { builtBindingOptions, lowerRouter, type DeclaredBinding } from './lower';
+import { createHostCore } from '../core/driver';
+import { resolveOptions } from '../options';
 import type { McpLimits } from '../limits';
 import type { RouterDefinition } from '../router/definition';
 
@@ -30,13 +33,23 @@ usage:
       schema-json-registry.json to <dir>. The module's default (or \`router\`) export is an EntityRouter
       or a RouterDefinition. The core checks the manifest first, under the default limits or the
       ones given (the static /pulse binding uses --response-bytes 131072 --request-bytes 32768).
-  pulse-mcp build <router module> --out <dir> [--router <id>] [--target node|workerd|fastly-native]
+  pulse-mcp build <router module> --out <dir> [--router <id>] [--target <target>] [--evidence <report>]
       Read the module's declarations without running it (the TypeScript compiler, an optional peer
       dependency, parses it) and write entities-catalog.json, schema-json-registry.json and
       entities-inspection.json (what each handler may do, by capability, never a value). A value the
       module computes (a call of its own function, a spread, a computed name, a codec built in a
-      loop) is refused with file:line:column and what to write instead. --target refuses operations
-      that target cannot run.
+      loop) is refused with file:line:column and what to write instead.
+      --target <target>   refuse operations the target cannot run; targets:
+                          ${TARGETS.join(', ')}
+                          For a Native target, a module that exports
+                          \`const server = mcp({ router, serverInfo })\` is the service: the
+                          call is read too (serverInfo, legacyProtocol, limits: static values)
+                          and manifest.json and mcp-binding.json (POST /mcp, every Origin
+                          refused, the static ceilings lowered by the limits; a raise is
+                          refused) are written for the Native build
+      --evidence <report> add, per operation, the targets a differential run served it on (the
+                          report npm run diff writes: .test-results/diff-evidence.json); without
+                          it each operation's evidence is null
   pulse-mcp --help | --version
 
 exit status: 0 written, 1 the module or a declaration was refused (the reason is printed), 2 usage.
@@ -72,6 +85,7 @@ interface CommandArgs {
   readonly limits: { -readonly [K in keyof McpLimits]?: number };
   readonly router?: string;
   readonly target?: Target;
+  readonly evidence?: string;
 }
 
 /** `compile` takes the limit flags, `build` the router and target flags; both a module and --out. */
@@ -80,6 +94,7 @@ function parseArgs(command: 'compile' | 'build', args: readonly string[]): Comma
   let out: string | undefined;
   let router: string | undefined;
   let target: Target | undefined;
+  let evidence: string | undefined;
   const limits: CommandArgs['limits'] = {};
   const value = (flag: string, v: string | undefined, what: string): string => {
     if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} takes ${what}`);
@@ -93,15 +108,17 @@ function parseArgs(command: 'compile' | 'build', args: readonly string[]): Comma
     else if (command === 'build' && arg === '--router') router = value(arg, args[++i], 'a router id');
     else if (command === 'build' && arg === '--target') {
       const t = value(arg, args[++i], `one of ${TARGETS.join(', ')}`);
-      if (!TARGETS.includes(t as Target)) throw new UsageError(`--target takes one of ${TARGETS.join(', ')}, got ${JSON.stringify(t)}`);
+      const refused = targetRefusal('--target', t);
+      if (refused !== undefined) throw new UsageError(refused);
       target = t as Target;
-    } else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
+    } else if (command === 'build' && arg === '--evidence') evidence = value(arg, args[++i], 'the path of a diff report');
+    else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
     else if (modulePath === undefined) modulePath = arg;
     else throw new UsageError(`unexpected argument ${arg}: ${command} takes one router module`);
   }
   if (modulePath === undefined) throw new UsageError(`${command} needs a router module`);
   if (out === undefined) throw new UsageError(`${command} needs --out <dir>`);
-  return { modulePath, out, limits, router, target };
+  return { modulePath, out, limits, router, target, evidence };
 }
 
 /** The cause of a module that did not load, as Node reports it, without the stack. */
@@ -130,8 +147,13 @@ async function compile(args: CommandArgs): Promise<void> {
   }
   const compiled = compileRouter(definitionOf(mod));
   // The core is the judge of a manifest; a rejection is a PulseConfigError with its message.
-  createMcpHttpHandler({ limits: args.limits, tools: { manifest: compiled.manifest } });
+  checkManifest(compiled.manifest, args.limits);
   write(args.out, artifactFiles(compiled));
+}
+
+/** The core is the judge of a manifest; a rejection is a PulseConfigError with its message. */
+function checkManifest(manifest: unknown, limits?: unknown): void {
+  createHostCore(resolveOptions({ limits, tools: { manifest } }, 'host', 'static'));
 }
 
 function write(out: string, files: Record<string, string>): void {
@@ -155,11 +177,39 @@ function loadTypeScript(modulePath: string): typeof TS {
 function build(args: CommandArgs): void {
   const lowered = lowerRouter(loadTypeScript(args.modulePath), args.modulePath, { router: args.router, target: args.target });
   const compiled = compileRouter(lowered.definition);
-  createMcpHttpHandler({ tools: { manifest: compiled.manifest } });
-  const { 'manifest.json': _manifest, ...catalogFiles } = artifactFiles(compiled);
+  checkManifest(compiled.manifest);
+  const { 'manifest.json': manifestFile, ...catalogFiles } = artifactFiles(compiled);
   const { operations, ...head } = lowered.inspection;
-  const inspection = { ...head, catalogHash: compiled.catalog.hash, operations };
-  write(args.out, { ...catalogFiles, 'entities-inspection.json': `${JSON.stringify(inspection, null, 2)}\n` });
+  // No report, no evidence: null says so, an empty list would claim a run that sent no case.
+  const measured = args.evidence === undefined ? undefined : operationEvidence(readReport(args.evidence), `--evidence ${args.evidence}`, {
+    routerId: head.routerId,
+    catalogHash: compiled.catalog.hash,
+    operations: operations.map((o) => o.name),
+  });
+  const inspection = { ...head, catalogHash: compiled.catalog.hash, operations: operations.map((o) => ({ ...o, evidence: measured?.get(o.name) ?? null })) };
+  const served = nativeBinding(lowered.binding, args.target, compiled, manifestFile);
+  write(args.out, { ...catalogFiles, 'entities-inspection.json': `${JSON.stringify(inspection, null, 2)}\n`, ...served });
+}
+
+/**
+ * For a Native target, the module's exported mcp() binding is the service: its manifest and
+ * mcp-binding.json (the binding's host options under the static ceilings), judged by the core as the
+ * Native build embeds them. Nothing without a binding or for a JavaScript target.
+ */
+function nativeBinding(binding: DeclaredBinding | undefined, target: Target | undefined, compiled: CompiledRouter, manifestFile: string): Record<string, string> {
+  if (binding === undefined || target === undefined || !target.endsWith('-native')) return {};
+  const options = builtBindingOptions(binding);
+  createHostCore(resolveOptions({ ...options, tools: { manifest: compiled.manifest } }, 'native', 'static'));
+  const file = { formatVersion: 1, kind: 'pulse.mcp-binding', routerId: compiled.catalog.routerId, catalogHash: compiled.catalog.hash, options };
+  return { 'manifest.json': manifestFile, 'mcp-binding.json': `${JSON.stringify(file, null, 2)}\n` };
+}
+
+function readReport(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ManifestError(`--evidence ${path} cannot be read: ${(e as Error).message}`);
+  }
 }
 
 /** The version of the package this file belongs to (dist/cjs/compiler in the package, src/compiler in the checkout). */

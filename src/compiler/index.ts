@@ -42,18 +42,13 @@ import {
   type ManifestHandler,
   type ManifestTool,
   type SchemaRegistry,
-  type Target,
-  TARGETS,
+  eligibleTargets,
 } from './types';
 
 export * from './types';
 export { ManifestError } from './errors';
 export { tokenize } from './corpus';
 export { sha256Hex } from './sha256';
-
-/** Native handlers run on every target; the catalog lists them sorted. */
-const NATIVE_TARGETS: readonly Target[] = [...TARGETS].sort();
-const JS_TARGETS: readonly Target[] = ['node', 'workerd'];
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -217,7 +212,7 @@ export function compileRouter(def: RouterDefinition): CompiledRouter {
       input: inputId,
       output: outputId,
       handler: handler.kind,
-      targets: handler.kind === 'javascript' ? JS_TARGETS : NATIVE_TARGETS,
+      targets: eligibleTargets(op.handler.kind),
     });
     if (op.authenticated !== undefined && typeof op.authenticated !== 'boolean') fail(`${where}: authenticated must be a boolean`);
     if (op.authenticated === true) entry.authenticated = true;

@@ -3,7 +3,9 @@
  * declarations without running any of it. Only what is written statically is accepted: literals,
  * object and array literals, module-level `const`s, JSON imports, and calls of the declaration API
  * itself (`new EntityRouter`, `.operation`, `codec.*`, `handlers.*`), which are run with those
- * static values to build the same definition the module would build. A JavaScript handler is never
+ * static values to build the same definition the module would build. An exported `mcp({...})` binding
+ * is read, never made: the router it binds is the one built, with its serverInfo, legacyProtocol and
+ * limits (builtBindingOptions puts the static ceilings over them). A JavaScript handler is never
  * called: it becomes a placeholder, and its body is only scanned for the context capabilities it
  * uses, for the maintainer's inspection artifact. Anything else (a computed name, a spread, a call
  * of the module's own functions, a codec built in a loop) fails with file:line:column and what to
@@ -18,13 +20,18 @@ import type * as TS from 'typescript';
 import { codec, EntityRouter } from '../router';
 import { handlers } from '../handlers';
 import { routerDefinition } from '../router/router';
+import { staticLimits } from '../router/bind';
 import type { HandlerDefinition, RouterDefinition } from '../router/definition';
 import { ManifestError } from './errors';
-import type { Target } from './types';
+import { eligibleTargets, targetRefusal, type Target } from './types';
 
 /** Where declarations come from: the `/pulse` entry point (the root entry has no declaration API). */
 const API_MODULE = '@pulse-compute/mcp/pulse';
-const API: Record<string, unknown> = { EntityRouter, codec, handlers };
+/** Stands for `mcp`: its call is read as the static binding's declaration, never made. */
+const MCP = Symbol('mcp');
+const API: Record<string, unknown> = { EntityRouter, codec, handlers, mcp: MCP };
+/** What a build reads of an `mcp()` call; the other options configure a process, not a build. */
+const BINDING_KEYS = ['router', 'serverInfo', 'legacyProtocol', 'limits'];
 
 export const INSPECTION_FORMAT_VERSION = 1;
 
@@ -48,6 +55,33 @@ export interface Lowered {
   readonly definition: RouterDefinition;
   /** Per operation name, its inspection entry (the catalog hash is added by the caller). */
   readonly inspection: Inspection;
+  /** The options of the exported `mcp({...})` call that binds this router, as written; absent without one. */
+  readonly binding?: DeclaredBinding;
+}
+
+/** The static binding's options a build reads, each a static value; judged by builtBindingOptions and the core. */
+export interface DeclaredBinding {
+  readonly serverInfo?: unknown;
+  readonly legacyProtocol?: unknown;
+  readonly limits?: unknown;
+}
+
+class BindingDeclaration {
+  constructor(
+    readonly router: EntityRouter,
+    readonly options: DeclaredBinding,
+  ) {}
+}
+
+/**
+ * The host options of a built static binding, in the order mcp() gives them: exact `POST /mcp`, no
+ * allowed Origin (every Origin refused), the static ceilings lowered by the declared limits
+ * (staticLimits refuses a raise, as mcp() does).
+ */
+export function builtBindingOptions(binding: DeclaredBinding): Record<string, unknown> {
+  const out: Record<string, unknown> = { path: '/mcp', limits: staticLimits(binding.limits), serverInfo: binding.serverInfo };
+  if (binding.legacyProtocol !== undefined) out.legacyProtocol = binding.legacyProtocol;
+  return out;
 }
 
 class Undecidable extends Error {
@@ -73,6 +107,8 @@ interface Binding {
 }
 
 export function lowerRouter(ts: typeof TS, file: string, options: { router?: string; target?: Target } = {}): Lowered {
+  const refused = options.target === undefined ? undefined : targetRefusal('target', options.target);
+  if (refused !== undefined) throw new ManifestError(refused);
   const path = resolve(file);
   let text: string;
   try {
@@ -224,6 +260,7 @@ export function lowerRouter(ts: typeof TS, file: string, options: { router?: str
       const own = ts.isIdentifier(node.expression) ? bindings.get(node.expression.text)?.init : undefined;
       if (own !== undefined && isFunction(own)) throw new Undecidable(node, `a call of ${node.expression.getText(source)}`, 'the lowerer runs no application code: write the value inline or as a module-level const (codecs and handlers only through codec.* and handlers.*)');
       const callee = evaluate(node.expression as TS.Expression);
+      if (callee === MCP) return readBinding(node);
       const args = node.arguments.map(arg);
       if (typeof callee === 'object' && callee !== null && 'router' in callee) {
         const r = (callee as { router: EntityRouter }).router.operation(args[0] as string, args[1] as never);
@@ -242,6 +279,25 @@ export function lowerRouter(ts: typeof TS, file: string, options: { router?: str
   const arg = (a: TS.Expression): unknown => {
     if (ts.isSpreadElement(a)) throw new Undecidable(a, 'a spread argument', 'pass the arguments one by one');
     return evaluate(a);
+  };
+  /** `mcp({ router, ... })`: the router it binds and the options a build reads, each a static value. */
+  const readBinding = (node: TS.CallExpression): BindingDeclaration => {
+    let opts: TS.Expression | undefined = node.arguments[0];
+    while (opts !== undefined && (ts.isParenthesizedExpression(opts) || ts.isAsExpression(opts) || ts.isSatisfiesExpression(opts))) opts = opts.expression;
+    if (opts === undefined || node.arguments.length !== 1 || !ts.isObjectLiteralExpression(opts)) {
+      throw new Undecidable(node, 'an mcp() call whose argument is not one object literal', "write mcp({ router, serverInfo: { name: '…', version: '…' } })");
+    }
+    const read: Record<string, unknown> = {};
+    for (const p of opts.properties) {
+      if (ts.isSpreadAssignment(p)) throw new Undecidable(p, 'a spread', 'write the members out');
+      if (!ts.isPropertyAssignment(p) && !ts.isShorthandPropertyAssignment(p)) throw new Undecidable(p, 'an accessor or method', 'write the member as `name: value`');
+      const name = key(p.name);
+      if (!BINDING_KEYS.includes(name)) throw new Undecidable(p, `the mcp() option ${name} is not part of a built binding`, `a build reads ${BINDING_KEYS.join(', ')}`);
+      read[name] = ts.isShorthandPropertyAssignment(p) ? resolveName(p.name) : evaluate(p.initializer);
+    }
+    const { router, ...declared } = read;
+    if (!(router instanceof EntityRouter)) throw new Undecidable(opts, 'mcp() binds no router declared with new EntityRouter(...)', 'pass the router as router: <a module-level const>');
+    return new BindingDeclaration(router, declared);
   };
   const isFunction = (n: TS.Node): n is TS.ArrowFunction | TS.FunctionExpression => ts.isArrowFunction(n) || ts.isFunctionExpression(n);
   const apiFunctions = new Set<unknown>([...Object.values(codec), ...Object.values(handlers)]);
@@ -265,10 +321,29 @@ export function lowerRouter(ts: typeof TS, file: string, options: { router?: str
     return false;
   };
 
+  // Which exports are static bindings: calls named mcp, decided from the syntax as well.
+  const isBindingExpr = (n: TS.Expression, depth = 0): boolean => {
+    if (depth > 64) return false;
+    if (ts.isParenthesizedExpression(n) || ts.isAsExpression(n) || ts.isSatisfiesExpression(n)) return isBindingExpr(n.expression, depth + 1);
+    if (ts.isCallExpression(n)) return (ts.isIdentifier(n.expression) || ts.isPropertyAccessExpression(n.expression)) && /(^|\.)mcp$/.test(n.expression.getText(source));
+    if (ts.isIdentifier(n)) {
+      const init = bindings.get(n.text)?.init;
+      return init !== undefined && isBindingExpr(init, depth + 1);
+    }
+    return false;
+  };
+
   let routers: EntityRouter[];
+  const served: { name: string; declaration: BindingDeclaration }[] = [];
   try {
     routers = [];
     for (const e of exported) {
+      if (isBindingExpr(e.expr)) {
+        const b = evaluate(e.expr) as BindingDeclaration;
+        if (!served.some((s) => s.declaration === b)) served.push({ name: e.name, declaration: b });
+        if (!routers.includes(b.router)) routers.push(b.router);
+        continue;
+      }
       if (!isRouterExpr(e.expr)) continue;
       const r = evaluate(e.expr);
       if (r instanceof EntityRouter && !routers.includes(r)) routers.push(r);
@@ -287,8 +362,11 @@ export function lowerRouter(ts: typeof TS, file: string, options: { router?: str
     }
     throw new ManifestError(`${file}: exports no router declared with new EntityRouter(...) (as default or as a named const)`);
   }
+  if (served.length > 1) throw new ManifestError(`${file}: exports the mcp() bindings ${served.map((s) => s.name).join(', ')}; a service module exports one`);
+  const binding = served[0]?.declaration;
   let router: EntityRouter;
-  if (options.router !== undefined) {
+  if (options.router === undefined && binding !== undefined) router = binding.router;
+  else if (options.router !== undefined) {
     const r = routers.find((x) => x.id === options.router);
     if (r === undefined) throw new ManifestError(`${file}: no exported router has the id ${JSON.stringify(options.router)} (it exports ${routers.map((x) => x.id).join(', ')})`);
     router = r;
@@ -309,10 +387,15 @@ export function lowerRouter(ts: typeof TS, file: string, options: { router?: str
     };
   });
   if (options.target !== undefined) {
-    const wrong = operations.filter((o) => o.handler === 'javascript' && options.target === 'fastly-native');
-    if (wrong.length > 0) throw new ManifestError(`${file}: ${wrong.map((o) => o.name).join(', ')} ${wrong.length === 1 ? 'has' : 'have'} a JavaScript handler, which target fastly-native does not run`);
+    const target = options.target;
+    const wrong = operations.filter((o) => !eligibleTargets(o.handler).includes(target));
+    if (wrong.length > 0) throw new ManifestError(`${file}: ${wrong.map((o) => o.name).join(', ')} ${wrong.length === 1 ? 'has' : 'have'} a JavaScript handler, which target ${target} does not run`);
   }
-  return { definition, inspection: { formatVersion: INSPECTION_FORMAT_VERSION, kind: 'pulse.entities-inspection', routerId: router.id, operations } };
+  return {
+    definition,
+    inspection: { formatVersion: INSPECTION_FORMAT_VERSION, kind: 'pulse.entities-inspection', routerId: router.id, operations },
+    ...(binding?.router === router ? { binding: binding.options } : {}),
+  };
 }
 
 function nativeEffects(h: Exclude<HandlerDefinition, { kind: 'javascript' }>): string[] {

@@ -5,7 +5,8 @@
 
 /** Bumped on any incompatible change; the core rejects other versions. */
 export const MANIFEST_FORMAT_VERSION = 1;
-export const CATALOG_FORMAT_VERSION = 1;
+/** 2: the targets are named by runtime and executor (`node-javascript`, not `node`). */
+export const CATALOG_FORMAT_VERSION = 2;
 export const SCHEMA_REGISTRY_FORMAT_VERSION = 1;
 
 /**
@@ -106,8 +107,38 @@ export interface Manifest {
   readonly corpora: Readonly<Record<string, ManifestCorpus>>;
 }
 
-export type Target = 'node' | 'workerd' | 'fastly-native';
-export const TARGETS: readonly Target[] = Object.freeze(['node', 'workerd', 'fastly-native'] as const);
+/** Where a router runs: the runtime, then what executes handlers there. */
+export type Target = 'fastly-native' | 'node-native' | 'node-javascript' | 'fastly-javascript' | 'workerd-javascript';
+export const TARGETS: readonly Target[] = Object.freeze(['fastly-native', 'node-native', 'node-javascript', 'fastly-javascript', 'workerd-javascript'] as const);
+
+/**
+ * The targets an operation is eligible for, by handler kind, sorted. The core runs the native
+ * kinds (static, corpus, backend) itself, so they run on every target. A JavaScript handler needs
+ * a JavaScript engine beside the core: a Native build embeds the core alone, and running the
+ * handler elsewhere instead would be a silent change of target, so the Native targets are not
+ * eligible for it.
+ */
+export function eligibleTargets(handler: 'static' | 'corpus' | 'backend' | 'javascript'): readonly Target[] {
+  return handler === 'javascript' ? JAVASCRIPT_ELIGIBLE : NATIVE_ELIGIBLE;
+}
+const NATIVE_ELIGIBLE: readonly Target[] = Object.freeze([...TARGETS].sort());
+const JAVASCRIPT_ELIGIBLE: readonly Target[] = Object.freeze(TARGETS.filter((t) => t.endsWith('-javascript')).sort());
+
+/** Names earlier releases used; refused wherever a target is read, never mapped to the new one. */
+const RENAMED_TARGETS: Readonly<Record<string, Target>> = Object.freeze({ node: 'node-javascript', workerd: 'workerd-javascript' });
+
+/**
+ * Why `value`, read at `where`, is not a target (undefined when it is one): the one wording every
+ * reader of a target uses, naming the new name for an old one.
+ */
+export function targetRefusal(where: string, value: unknown): string | undefined {
+  if (TARGETS.includes(value as Target)) return undefined;
+  if (typeof value === 'string' && Object.prototype.hasOwnProperty.call(RENAMED_TARGETS, value)) return `${where}: "${value}" is now "${RENAMED_TARGETS[value]}"`;
+  return `${where}: must be one of ${TARGETS.join(', ')}`;
+}
+
+/** Every renaming, in the same wording: for a reader that meets an artifact of an earlier release. */
+export const TARGET_RENAMES = Object.entries(RENAMED_TARGETS).map(([old, now]) => `"${old}" is now "${now}"`).join(', ');
 
 export interface CatalogOperation {
   readonly name: string;

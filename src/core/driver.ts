@@ -4,7 +4,7 @@
  * with typed calls, and the same guard against a core that keeps answering `continue` with no time
  * left. Adapters only translate their runtime's request, body and response objects.
  */
-import { resolveOptions, type McpHandlerContext, type McpHandlerOutcome, type McpHandlerRunner, type McpHttpOptions } from '../options';
+import type { McpHandlerContext, McpHandlerOutcome, McpHandlerRunner, ResolvedOptions } from '../options';
 import { Cancellation, CANCELLATION } from './cancellation';
 import { isThenable } from './thenable';
 import { Engine, internalError, type Action, type CopyOut, type HandlerEffect, type HttpEffect, type RespondAction } from './engine';
@@ -111,9 +111,8 @@ export interface HostIo {
   readonly copyOut?: CopyOut;
 }
 
-/** Validates and snapshots the options and instantiates the core; throws `PulseConfigError`. */
-export function createHostCore(options: McpHttpOptions | undefined, io: HostIo = {}): HostCore {
-  const resolved = resolveOptions(options);
+/** Instantiates the core for options already snapshotted; throws `PulseConfigError`. */
+export function createHostCore(resolved: ResolvedOptions, io: HostIo = {}): HostCore {
   const engine = Engine.create(resolved.configJson, resolved.core, io.copyOut);
   return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange });
 }

@@ -228,7 +228,11 @@ export class RequestScope {
       // Never an unhandled rejection: callers race against it, nobody has to.
       this.#expired.catch(() => undefined);
       if (this.#ended === 'deadline') this.#reject!(endError('deadline'));
-      else if (this.#ended === undefined) this.#timer = setTimeout(this.#expire, Math.max(0, this.deadlineAt - now()));
+      // A host that hands in its cancellation keeps the one clock: its driver ends the run through
+      // it at the budget or the request's deadline, re-reading the time whenever a timer fires early
+      // (Node's timers run on a loop clock that lags a busy process). A second timer here could end
+      // the run first and turn the request's deadline into the handler's own failure.
+      else if (this.#ended === undefined && this.#external === undefined) this.#timer = setTimeout(this.#expire, Math.max(0, this.deadlineAt - now()));
     }
     return this.#expired;
   }

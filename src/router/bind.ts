@@ -1,11 +1,14 @@
 /**
- * Binding a router: to a tool source for the Fetch/Node hosts (docs/contracts.md §8), to the static
- * `/pulse` MCP facade (and, in ./jsonrpc.ts, to the JSON-RPC adapter). Every binding freezes the router and compiles it
- * with the tools pipeline's compiler; nothing here decides protocol outcomes (the core does).
+ * Binding a router: to the static `/pulse` MCP binding (and, in ./jsonrpc.ts, to the JSON-RPC
+ * adapter). Every binding freezes the router and compiles it with the tools pipeline's compiler into
+ * a tool source (docs/contracts.md §8); nothing here decides protocol outcomes (the core does).
  */
 import { compileRouter, type CompiledRouter } from '../compiler';
-import { createMcpHttpHandler } from '../index';
-import type { McpCoreSource, McpHandlerOutcome, McpHttpOptions, McpToolSource } from '../options';
+import { createHostCore } from '../core/driver';
+import { serveFetch } from '../adapter/fetch/handler';
+import { nodeIo, nodeListener, type McpNodeHandler, type NodeModules } from '../adapter/node/listener';
+import { PulseConfigError } from '../errors';
+import { resolveOptions, type McpCoreSource, type McpHandlerOutcome, type McpHttpOptions, type McpToolSource } from '../options';
 import { createHandlerRunner, type ContextOptions, type HandlerRunner, type KvStore, type LogSink } from '../handlers/context';
 import { fail, PulseRouterError } from './errors';
 import { isEntityRouter, routerDefinition, type EntityRouter } from './router';
@@ -44,11 +47,15 @@ function contextOptions(o: Record<string, unknown>, onError: () => never): Conte
 }
 
 function compile(router: EntityRouter): CompiledRouter {
-  if (!isEntityRouter(router)) fail('PULSE_ERR_OPTIONS', 'mcpOptions');
+  if (!isEntityRouter(router)) fail('PULSE_ERR_OPTIONS', 'notRouter');
   return compileRouter(routerDefinition(router));
 }
 
-/** Freezes `router`, compiles it and returns the host tool source (manifest + handler runner). */
+/**
+ * Freezes `router`, compiles it and returns its tool source (manifest + handler runner): what the
+ * static binding serves, and what the project's own tooling builds Native configurations from. Not
+ * part of the package's API: the host adapters refuse it.
+ */
 export function toolSource(router: EntityRouter, options?: ToolSourceOptions): RouterToolSource {
   const o: unknown = options ?? {};
   const bad: () => never = () => fail('PULSE_ERR_OPTIONS', 'toolSourceOptions');
@@ -74,7 +81,7 @@ export function toolSource(router: EntityRouter, options?: ToolSourceOptions): R
 export function assertNativeEligible(router: EntityRouter): void {
   const { catalog } = compile(router);
   const ineligible =
-    catalog.operations.some((op) => !op.targets.includes('fastly-native')) ||
+    catalog.operations.some((op) => !op.targets.includes('fastly-native') || !op.targets.includes('node-native')) ||
     routerDefinition(router).operations.some((op) => op.handler.kind === 'javascript');
   if (ineligible) fail('PULSE_ERR_NATIVE_INELIGIBLE', 'nativeIneligible');
 }
@@ -90,6 +97,12 @@ export const STATIC_LIMITS = Object.freeze({
 
 type StaticLimits = { -readonly [K in keyof typeof STATIC_LIMITS]: number };
 
+/**
+ * Options of the static binding. `router`, `serverInfo`, `legacyProtocol` and `limits` are the
+ * documented ones; the handler context's services (`secrets`, `kv`, `log`) and `core` configure the
+ * runtime. Everything else goes beyond the documented binding and is off unless named here (README,
+ * "Beyond the documents").
+ */
 export interface McpBindingOptions extends ContextOptions {
   readonly router: EntityRouter;
   readonly serverInfo: { readonly name: string; readonly version: string };
@@ -97,6 +110,20 @@ export interface McpBindingOptions extends ContextOptions {
   readonly limits?: Partial<StaticLimits>;
   /** Where the core comes from, as for the hosts (a `WebAssembly.Module` on workerd). */
   readonly core?: McpCoreSource;
+  /** Exact origins admitted when an `Origin` header is present; default none (every Origin refused). */
+  readonly allowedOrigins?: readonly string[];
+  /** `true`: a handler may report progress to a client that asked, and the reply becomes an event stream. */
+  readonly progress?: boolean;
+  /** `true`: operations declared `content: true` may return MCP content blocks. */
+  readonly contentBlocks?: boolean;
+  readonly resources?: McpHttpOptions['resources'];
+  readonly resourceTemplates?: McpHttpOptions['resourceTemplates'];
+  readonly prompts?: McpHttpOptions['prompts'];
+  readonly requestStateKey?: McpHttpOptions['requestStateKey'];
+  readonly unsealedRequestState?: boolean;
+  readonly listCacheTtlMs?: number;
+  readonly listCacheScope?: 'private' | 'public';
+  readonly serverCard?: boolean;
 }
 
 /** The Pulse request context `handle` receives; only `request` is read. */
@@ -105,16 +132,49 @@ export interface PulseRequestContext {
 }
 
 export interface McpBinding {
+  /** Serves one request of a Fetch runtime (workerd, Fastly JavaScript, Deno, Bun). */
   handle(ctx: PulseRequestContext): Promise<Response>;
+  /**
+   * The same binding as a Node `http.createServer` request listener, without `Request`/`Response`
+   * objects; made on the first call, the same listener afterwards.
+   */
+  nodeListener(): McpNodeHandler;
 }
 
-const MCP_KEYS = ['router', 'serverInfo', 'legacyProtocol', 'limits', 'secrets', 'kv', 'log', 'core'];
+/** The handler context's services and the core: taken by the binding, not sent to the core. */
+const RUNTIME_KEYS = ['secrets', 'kv', 'log', 'core'];
+/** Options sent to the core as given: the documented ones, then the ones beyond the documents. */
+const CORE_KEYS = [
+  'serverInfo',
+  'legacyProtocol',
+  'allowedOrigins',
+  'progress',
+  'contentBlocks',
+  'resources',
+  'resourceTemplates',
+  'prompts',
+  'requestStateKey',
+  'unsealedRequestState',
+  'listCacheTtlMs',
+  'listCacheScope',
+  'serverCard',
+];
+/** Host adapter options the static binding does not have, and why. */
+const NOT_STATIC: Readonly<Record<string, string>> = {
+  path: 'path: the static binding serves exactly POST /mcp',
+  tools: 'tools: the static binding serves its router\'s operations; catalog artifacts belong to the host adapters (createMcpNodeHandler, createMcpHttpHandler)',
+  authorization: 'authorization: the static binding has no authorization policy; OAuth admission belongs to the host adapters (createMcpNodeHandler, createMcpHttpHandler)',
+};
+
+function configFail(message: string): never {
+  throw new PulseConfigError(message);
+}
 
 /**
  * The static ceilings with the caller's limits over them. Only the binding knows its ceilings, so it
  * refuses a raise; everything else about a limit (integer, range, unknown key) is the core's call.
  */
-function staticLimits(v: unknown): unknown {
+export function staticLimits(v: unknown): unknown {
   const out: Record<string, unknown> = { ...STATIC_LIMITS };
   if (v === undefined || v === null) return out;
   if (!isRecord(v)) return v;
@@ -122,39 +182,58 @@ function staticLimits(v: unknown): unknown {
     // Absent or null would mean the core's default, above the ceiling: the ceiling stays.
     if (n === undefined || n === null) continue;
     const max = (STATIC_LIMITS as Readonly<Record<string, number>>)[k];
-    if (max !== undefined && typeof n === 'number' && n > max) fail('PULSE_ERR_OPTIONS', 'limitsRaise');
+    if (max !== undefined && typeof n === 'number' && n > max) configFail(`limits.${k}: the static binding's ceiling is ${max}; limits may only lower it`);
     out[k] = n;
+  }
+  // A lowered reply budget lowers the tool-result ceiling with it, unless that is given too.
+  const given = v as Record<string, unknown>;
+  if ((given.toolResultBytes === undefined || given.toolResultBytes === null) && typeof out.responseBytes === 'number') {
+    out.toolResultBytes = Math.min(STATIC_LIMITS.toolResultBytes, out.responseBytes);
   }
   return out;
 }
 
+/** Node's modules, where the runtime has them, read without importing them (so `/pulse` loads anywhere). */
+function nodeModules(): NodeModules {
+  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  if (typeof get !== 'function') configFail('nodeListener: needs Node (20.16 or later); on a Fetch runtime serve handle(ctx)');
+  return { http: get('node:http') as NodeModules['http'], https: get('node:https') as NodeModules['https'] };
+}
+
 /**
- * The static MCP binding: exact `POST /mcp`, every `Origin` rejected, the static limits, the router
- * as the only tool source. Built once at module level; `handle(ctx)` serves one request.
+ * The static MCP binding: exact `POST /mcp`, every `Origin` refused, the static limits, the router
+ * as the only tool source. Built once at module level; `handle(ctx)` serves one Fetch request and
+ * `nodeListener()` serves Node. Throws `PulseConfigError` naming the option.
  */
 export function mcp(options: McpBindingOptions): McpBinding {
   const o: unknown = options;
-  if (!isRecord(o) || Object.keys(o).some((k) => !MCP_KEYS.includes(k)) || !isEntityRouter(o.router)) {
-    fail('PULSE_ERR_OPTIONS', 'mcpOptions');
+  if (!isRecord(o)) configFail('options: must be a plain object');
+  for (const key of Object.keys(o)) {
+    if (o[key] === undefined || key === 'router' || key === 'limits' || RUNTIME_KEYS.includes(key) || CORE_KEYS.includes(key)) continue;
+    configFail(NOT_STATIC[key] ?? `options: unknown key ${JSON.stringify(key)}`);
   }
-  const limits = staticLimits(o.limits);
-  const tools = toolSource(o.router, {
-    ...contextOptions(o, () => fail('PULSE_ERR_OPTIONS', 'mcpOptions')),
-    ...(o.core === undefined ? {} : { core: o.core as McpCoreSource }),
-  });
-  // serverInfo, legacyProtocol and the limits are judged by the core (PulseConfigError).
-  const handler = createMcpHttpHandler({
-    path: '/mcp',
-    serverInfo: o.serverInfo as McpBindingOptions['serverInfo'],
-    limits: limits as McpHttpOptions['limits'],
-    legacyProtocol: o.legacyProtocol as McpBindingOptions['legacyProtocol'],
-    ...(o.core === undefined ? {} : { core: o.core as McpCoreSource }),
-    tools,
-  });
+  if (!isEntityRouter(o.router)) configFail('router: must be an EntityRouter (new EntityRouter(id))');
+  const core = o.core as McpCoreSource | undefined;
+  const tools = toolSource(o.router, { ...contextOptions(o, () => configFail('secrets, kv, log: secrets and log must be functions, kv a store with get, put and delete')), ...(core === undefined ? {} : { core }) });
+  const given: Record<string, unknown> = { path: '/mcp', limits: staticLimits(o.limits), core, tools: { manifest: tools.manifest, handlers: tools.handlers } };
+  for (const key of CORE_KEYS) given[key] = o[key];
+  // serverInfo, the limits and every option beyond the documents are judged by the core.
+  const resolved = resolveOptions(given, 'host', 'static');
+  // On Node, reply bytes go straight into Node's buffer pool; a Response takes them as they are.
+  const nodeBuffer = (globalThis as { Buffer?: { from(view: Uint8Array): Uint8Array } }).Buffer;
+  const host = createHostCore(resolved, nodeBuffer === undefined ? {} : { copyOut: (view) => nodeBuffer.from(view) });
+  let listener: McpNodeHandler | undefined;
   return Object.freeze({
     handle(ctx: PulseRequestContext): Promise<Response> {
       if (!isRecord(ctx) || !(ctx.request instanceof Request)) return Promise.reject(new PulseRouterError('PULSE_ERR_OPTIONS', 'handleContext'));
-      return handler.fetch(ctx.request);
+      return serveFetch(host, ctx.request);
+    },
+    nodeListener(): McpNodeHandler {
+      if (listener === undefined) {
+        const node = nodeModules();
+        listener = nodeListener({ ...host, exchange: nodeIo(node).exchange! }, node);
+      }
+      return listener;
     },
   });
 }

@@ -65,8 +65,7 @@ const MESSAGES = {
   frozen: 'The router is bound; no operations can be declared after binding',
   nativeIneligible:
     'The router has JavaScript handlers, which run in JavaScript hosts only; the Native target admits static, corpus and backend handlers only',
-  mcpOptions: 'mcp options are invalid (router, serverInfo, legacyProtocol, limits, secrets, kv, log, core)',
-  limitsRaise: 'Limits may only lower the static binding ceilings',
+  notRouter: 'Expected a router declared with new EntityRouter(id)',
   handleContext: 'handle(ctx) needs the Pulse request context with ctx.request',
   toolSourceOptions: 'Tool source options are invalid (secrets, kv, log, core)',
   jsonRpcOptions: 'jsonRpc options are invalid (path, limits, secrets, kv, log, core)',

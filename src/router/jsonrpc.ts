@@ -43,7 +43,7 @@ export function jsonRpc(router: EntityRouter, options?: JsonRpcOptions): JsonRpc
     compiled.manifest,
   );
   // path and limits are judged by the core, with the MCP hosts' messages.
-  const resolved = resolveOptions({ path: o.path ?? '/', limits: o.limits, tools: { manifest: compiled.manifest }, core: o.core });
+  const resolved = resolveOptions({ path: o.path ?? '/', limits: o.limits, tools: { manifest: compiled.manifest }, core: o.core }, 'host', 'static');
   const host: HostCore = Object.freeze({
     engine: Engine.create(`{"profile":"jsonrpc",${resolved.configJson.slice(1)}`, resolved.core),
     requestBytes: resolved.requestBytes,

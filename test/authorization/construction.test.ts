@@ -10,7 +10,7 @@ import { routerDefinition } from '../../src/router/router';
 
 const router = new EntityRouter('probe').operation('probe', { handler: () => undefined }).operation('status', { handler: () => undefined });
 const { catalog, schemaRegistry } = compileRouter(routerDefinition(router));
-const catalogTools = () => ({ catalog, schemas: schemaRegistry, routerId: 'probe', target: 'node', endpoint: 'http://127.0.0.1:9/rpc' });
+const catalogTools = () => ({ catalog, schemas: schemaRegistry, routerId: 'probe', target: 'node-javascript', endpoint: 'http://127.0.0.1:9/rpc' });
 
 const SECRET = 'rs-secret-7f3a9e';
 const base = {

@@ -94,7 +94,7 @@ function options(legacy: boolean, at?: { issuer: string; deadlineMs?: number }) 
   return {
     ...(legacy ? { legacyProtocol: '2025-06-18' } : {}),
     ...(at?.deadlineMs === undefined ? {} : { limits: { deadlineMs: at.deadlineMs } }),
-    tools: { catalog, schemas: schemaRegistry, routerId: 'notes', target: 'node', endpoint, backendBearerToken: SERVICE_TOKEN },
+    tools: { catalog, schemas: schemaRegistry, routerId: 'notes', target: 'node-javascript', endpoint, backendBearerToken: SERVICE_TOKEN },
     authorization: {
       resource: RESOURCE,
       issuer: iss,

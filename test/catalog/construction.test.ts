@@ -23,7 +23,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 function fresh(): { options: Json; catalog: Json; schemas: Json } {
   const { catalog, schemaRegistry } = compileRouter(routerDefinition(router));
   const copy = JSON.parse(JSON.stringify({ catalog, schemas: schemaRegistry })) as { catalog: Json; schemas: Json };
-  return { ...copy, options: { tools: { ...copy, routerId: 'probe', target: 'node', endpoint: 'https://rpc.example/v1' } } };
+  return { ...copy, options: { tools: { ...copy, routerId: 'probe', target: 'node-javascript', endpoint: 'https://rpc.example/v1' } } };
 }
 const inputSchema = (a: { schemas: Json }) => a.schemas.schemas.find((s: Json) => s.id === 'probe#input').schema;
 
@@ -35,9 +35,18 @@ const ROWS: [string, (a: ReturnType<typeof fresh>) => void, string | RegExp][] =
   ['a duplicate schema id', (a) => a.schemas.schemas.push(a.schemas.schemas[0]), /^tools\.schemas\.schemas\[\d+\]: duplicate schema id "probe#input"$/],
   ['a duplicate tool name', (a) => a.catalog.operations.push(a.catalog.operations[0]), 'tools.catalog.operations[2] (probe): duplicate tool name'],
   ['an invalid tool name', (a) => (a.catalog.operations[1].name = 'two words'), 'tools.catalog.operations[1]: name must be 1-128 characters of A-Za-z0-9_.-'],
-  ['an operation not eligible for the target', (a) => (a.options.tools.target = 'fastly-native'), 'tools.catalog.operations[0] (probe): not eligible for target fastly-native (its targets: node, workerd)'],
-  ['an unknown target', (a) => (a.options.tools.target = 'node-javascript'), 'tools.target: must be one of node, workerd, fastly-native'],
-  ['an unknown catalog version', (a) => (a.catalog.formatVersion = 2), 'tools.catalog: unknown formatVersion 2; this release reads 1'],
+  // A JavaScript handler is eligible for the JavaScript targets only: Native runs no JavaScript.
+  ['a JavaScript operation for fastly-native', (a) => (a.options.tools.target = 'fastly-native'), 'tools.catalog.operations[0] (probe): not eligible for target fastly-native (its targets: fastly-javascript, node-javascript, workerd-javascript)'],
+  ['a JavaScript operation for node-native', (a) => (a.options.tools.target = 'node-native'), 'tools.catalog.operations[0] (probe): not eligible for target node-native (its targets: fastly-javascript, node-javascript, workerd-javascript)'],
+  ['an unknown target', (a) => (a.options.tools.target = 'edge'), 'tools.target: must be one of fastly-native, node-native, node-javascript, fastly-javascript, workerd-javascript'],
+  ['a target that is no string', (a) => (a.options.tools.target = ['node-javascript']), 'tools.target: must be one of fastly-native, node-native, node-javascript, fastly-javascript, workerd-javascript'],
+  // Old names are refused with the new one, never mapped to it.
+  ['the old target name node', (a) => (a.options.tools.target = 'node'), 'tools.target: "node" is now "node-javascript"'],
+  ['the old target name workerd', (a) => (a.options.tools.target = 'workerd'), 'tools.target: "workerd" is now "workerd-javascript"'],
+  ['an old target name in an operation\'s targets', (a) => (a.catalog.operations[1].targets = ['fastly-native', 'node']), 'tools.catalog.operations[1] (fixed).targets[1]: "node" is now "node-javascript"'],
+  ['an unknown target in an operation\'s targets', (a) => (a.catalog.operations[1].targets = ['deno', 'node-javascript']), 'tools.catalog.operations[1] (fixed).targets[0]: must be one of fastly-native, node-native, node-javascript, fastly-javascript, workerd-javascript'],
+  ['a catalog of the earlier format (old target names)', (a) => (a.catalog.formatVersion = 1), 'tools.catalog: formatVersion 1 is an earlier release\'s, whose target names changed ("node" is now "node-javascript", "workerd" is now "workerd-javascript"); build the artifacts again with this release'],
+  ['an unknown catalog version', (a) => (a.catalog.formatVersion = 3), 'tools.catalog: unknown formatVersion 3; this release reads 2'],
   ['an unknown registry version', (a) => (a.schemas.formatVersion = 0), 'tools.schemas: unknown formatVersion 0; this release reads 1'],
   ['another artifact kind', (a) => (a.options.tools.schemas = a.catalog), 'tools.schemas: kind must be "pulse.schema-json-registry"'],
   ['artifacts of another router', (a) => (a.options.tools.routerId = 'other'), 'tools.catalog: routerId "probe" is not tools.routerId "other"'],
@@ -104,12 +113,26 @@ describe('catalog-backed tools: construction refusals', () => {
     for (const create of [createMcpHttpHandler, createMcpNodeHandler]) expect(() => create(fresh().options as never)).not.toThrow();
   });
 
+  it('a native operation is eligible for all five targets, a JavaScript one for the three JavaScript targets', () => {
+    const { catalog } = fresh();
+    expect(catalog.operations.map((o: Json) => [o.name, o.handler, o.targets])).toEqual([
+      ['probe', 'javascript', ['fastly-javascript', 'node-javascript', 'workerd-javascript']],
+      ['fixed', 'static', ['fastly-javascript', 'fastly-native', 'node-javascript', 'node-native', 'workerd-javascript']],
+    ]);
+    for (const target of ['fastly-native', 'node-native', 'node-javascript', 'fastly-javascript', 'workerd-javascript']) {
+      const a = fresh();
+      a.catalog.operations.splice(0, 1);
+      a.options.tools.target = target;
+      expect(() => createMcpHttpHandler(a.options as never), target).not.toThrow();
+    }
+  });
+
   it('an authenticated operation is served once the backend token is given', () => {
     const { catalog, schemaRegistry } = compileRouter(
       routerDefinition(new EntityRouter('auth').operation('write', { input: codec.object({ v: codec.string() }), authenticated: true, handler: () => undefined })),
     );
     expect(catalog.operations[0]!.authenticated).toBe(true);
-    const tools = { catalog, schemas: schemaRegistry, routerId: 'auth', target: 'node', endpoint: 'https://rpc.example/' };
+    const tools = { catalog, schemas: schemaRegistry, routerId: 'auth', target: 'node-javascript', endpoint: 'https://rpc.example/' };
     expect(() => createMcpHttpHandler({ tools } as never)).toThrow('tools.backendBearerToken: required, because tools.catalog.operations[0] (write) is authenticated');
     expect(() => createMcpHttpHandler({ tools: { ...tools, backendBearerToken: 'svc' } } as never)).not.toThrow();
   });
@@ -121,7 +144,7 @@ describe('catalog-backed tools: construction refusals', () => {
     expect(() => resolveOptions(text.options, 'native')).toThrow('tools.backendBearerToken: a token given as text would be compiled into main.wasm; put it in a Fastly secret store and name it: { secretStore, key }');
     expect(() => resolveOptions(text.options, 'host')).not.toThrow();
     const ref = fresh();
-    ref.options.tools.target = 'workerd';
+    ref.options.tools.target = 'workerd-javascript';
     ref.options.tools.backendBearerToken = { secretStore: 'edge', key: 'backend-token' };
     expect(() => createMcpHttpHandler(ref.options as never)).toThrow('tools.backendBearerToken: a secret-store reference ({ secretStore, key }) is read by the Fastly Native build only; this host takes the token itself');
     const config = JSON.parse(resolveOptions(ref.options, 'native').configJson);

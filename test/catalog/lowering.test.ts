@@ -12,7 +12,7 @@ import { compileProgram, project, type Direction } from '../../src/compiler/proj
 import type { CodecProgram, ProgramNode } from '../../src/compiler/types';
 import type { CodecDescriptor } from '../../src/router/codec-types';
 import { routerDefinition } from '../../src/router/router';
-import contextRouter from '../../examples/context/router.ts';
+import { tools as contextRouter } from '../../edge/context.mjs';
 import { contactForm } from '../../examples/conformance/contact.mjs';
 import { codec, EntityRouter } from '../../src/pulse';
 import { descriptor } from '../support/codec-gen';
@@ -55,7 +55,7 @@ describe('lowering the schema registry', () => {
     it(`gives back every program of the ${name} router from its artifacts`, () => {
       const compiled = compileRouter(routerDefinition(router));
       const lowered = catalogManifest(
-        { catalog: compiled.catalog, schemas: compiled.schemaRegistry, routerId: compiled.catalog.routerId, target: 'node', endpoint: 'https://rpc.example/' },
+        { catalog: compiled.catalog, schemas: compiled.schemaRegistry, routerId: compiled.catalog.routerId, target: 'node-javascript', endpoint: 'https://rpc.example/' },
         { responseBytes: 1 << 20, deadlineMs: 10000 },
       );
       expect(lowered.tools.map((t) => t.name)).toEqual(compiled.manifest.tools.map((t) => t.name));

@@ -124,7 +124,7 @@ afterAll(async () => {
 const options = (legacy: boolean) => ({
   limits: LIMITS,
   ...(legacy ? { legacyProtocol: '2025-06-18' } : {}),
-  tools: { catalog, schemas: schemaRegistry, routerId: 'probe', target: 'node', endpoint, backendBearerToken: TOKEN },
+  tools: { catalog, schemas: schemaRegistry, routerId: 'probe', target: 'node-javascript', endpoint, backendBearerToken: TOKEN },
 });
 
 interface Row {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileRouter } from '../../src/compiler';
 import { Engine } from '../../src/core/engine';
-import { codec, EntityRouter, toolSource, type HandlerContext } from '../../src/pulse';
+import { codec, EntityRouter, type HandlerContext } from '../../src/pulse';
+import { toolSource } from '../../src/router';
 import { routerDefinition } from '../../src/router/router';
 
 function router(): EntityRouter {

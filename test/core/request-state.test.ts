@@ -6,37 +6,27 @@
 import { createHash, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fetchHandler } from '../support/hosts';
-import { META, modernHeaders } from '../support/fixtures';
+import { codec, EntityRouter, handlers } from '../../src/pulse';
+import { staticFetch, type FetchHandler } from '../support/hosts';
+import { META, modernHeaders, SERVER_INFO } from '../support/fixtures';
 
 const SEED = Number(process.env.PULSE_PROPERTY_SEED ?? 20261203) || undefined;
 const RUNS = Number(process.env.PULSE_PROPERTY_RUNS ?? 150);
 
 const ASK = { user_name: { method: 'elicitation/create', params: { mode: 'form', message: 'Name?', requestedSchema: { type: 'object' } } } };
 
-function manifest(): unknown {
-  const list = [{ name: 'ask', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }];
-  return {
-    formatVersion: 1,
-    routerId: 'r',
-    catalogHash: 'h',
-    deadlineMs: 5000,
-    list: JSON.stringify(list),
-    tools: [
-      {
-        name: 'ask',
-        input: [['string', 0, null], ['object', 0, [['q', 0, 0]]]],
-        output: null,
-        content: true,
-        inputs: [ASK],
-        handler: { kind: 'static', result: JSON.stringify([{ type: 'text', text: 'done' }]) },
-      },
-    ],
-    corpora: {},
-  };
+/** A content tool with one round of input, served by the static binding sealed with `key`. */
+function sealedServer(key: string): FetchHandler {
+  const router = new EntityRouter('r').operation('ask', {
+    input: codec.object({ q: codec.string() }),
+    content: true,
+    inputs: [ASK],
+    handler: handlers.static([{ type: 'text', text: 'done' }]),
+  });
+  return staticFetch({ router, serverInfo: SERVER_INFO, contentBlocks: true, requestStateKey: key });
 }
 
-async function call(handler: ReturnType<typeof fetchHandler>, params: Record<string, unknown>): Promise<{ status: number; body: any }> {
+async function call(handler: FetchHandler, params: Record<string, unknown>): Promise<{ status: number; body: any }> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask', ...params, _meta: { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } } });
   const res = await handler.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: modernHeaders('tools/call', 'ask'), body }));
   return { status: res.status, body: await res.json() };
@@ -51,7 +41,7 @@ describe('requestState sealing agrees with Node crypto', () => {
     await fc.assert(
       fc.asyncProperty(keyArb, fc.string({ maxLength: 300 }), async (key, q) => {
         fc.pre(Buffer.byteLength(key, 'utf8') >= 32);
-        const handler = fetchHandler({ requestStateKey: key, tools: { manifest: manifest() } });
+        const handler = sealedServer(key);
         const first = await call(handler, { arguments: { q } });
         expect(first.status).toBe(200);
         expect(first.body.result.resultType).toBe('input_required');
@@ -75,11 +65,11 @@ describe('requestState sealing agrees with Node crypto', () => {
 
   it('a key shorter than 32 bytes is refused without being shown', () => {
     const key = 'k'.repeat(31);
-    expect(() => fetchHandler({ requestStateKey: key, tools: { manifest: manifest() } })).toThrow(
+    expect(() => sealedServer(key)).toThrow(
       /^requestStateKey: must be a string of 32 to 1024 bytes/,
     );
     try {
-      fetchHandler({ requestStateKey: key, tools: { manifest: manifest() } });
+      sealedServer(key);
     } catch (e) {
       expect(String((e as Error).message)).not.toContain(key);
     }

@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import router, { router as named } from '../../examples/context/router.ts';
-import corpus from '../../examples/context/corpus.json';
+import { server, tools as router } from '../../edge/context.mjs';
+import corpus from '../../edge/corpus.json';
 import { compileRouter } from '../../src/compiler';
-import { assertNativeEligible, mcp } from '../../src/pulse';
+import { assertNativeEligible } from '../../src/pulse';
 
 const tmp = mkdtempSync(join(tmpdir(), 'pulse-corpus-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -16,7 +16,8 @@ function build(out: string): string {
   return readFileSync(out, 'utf8');
 }
 
-const all = [...corpus.entries.docs, ...corpus.entries.plans, ...corpus.entries.examples, ...corpus.entries.diagnostics];
+const all = corpus.corpora.context.entries;
+const docs = all.filter((e) => e.collection === 'docs');
 
 describe('the corpus build', () => {
   it('is deterministic', () => {
@@ -25,7 +26,7 @@ describe('the corpus build', () => {
     expect(a).toBe(b);
     expect(JSON.parse(a).version).toMatch(/^context-[0-9a-f]{16}$/);
     // The committed corpus is the one the documentation builds today (`npm run build:corpus`).
-    expect(readFileSync(join(__dirname, '..', '..', 'examples/context/corpus.json'), 'utf8')).toBe(a);
+    expect(readFileSync(join(__dirname, '..', '..', 'edge/corpus.json'), 'utf8')).toBe(a);
   });
 
   it('splits documentation into sections with unique, stable ids', () => {
@@ -34,7 +35,7 @@ describe('the corpus build', () => {
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);
     expect(corpus.sources).toContain('docs/contracts.md');
     expect(ids).toContain('contracts.8-the-typescript-side');
-    for (const e of corpus.entries.docs) {
+    for (const e of docs) {
       expect(e.collection).toBe('docs');
       expect(e.text.trim()).not.toBe('');
       expect(corpus.sources).toContain(e.tags[0]);
@@ -46,20 +47,19 @@ describe('the corpus build', () => {
       ...[202, 400, 403, 404, 405, 406, 408, 413, 415, 431, 500, 502].map((s) => `http-${s}`),
       ...[-32700, -32600, -32601, -32602, -32603, -32020, -32022].map((c) => `jsonrpc-${c}`),
     ];
-    const ids = corpus.entries.diagnostics.map((d) => d.id);
+    const ids = corpus.corpora.diagnostics.entries.map((d) => d.id);
     for (const id of expected) expect(ids).toContain(id);
-    for (const d of corpus.entries.diagnostics) expect(d.text).toMatch(/Meaning:[\s\S]*Fix:/);
+    for (const d of corpus.corpora.diagnostics.entries) expect(d.text).toMatch(/Meaning:[\s\S]*Fix:/);
   });
 
   it('has starter plans for the typical use cases', () => {
-    const ids = corpus.entries.plans.map((p) => p.id);
+    const ids = corpus.corpora.plans.entries.map((p) => p.id);
     for (const id of ['plan-read-only-api', 'plan-deploy-fastly', 'plan-add-backend-tool', 'plan-codex-legacy']) expect(ids).toContain(id);
   });
 });
 
 describe('the context router', () => {
-  it('is the default and the named export', () => {
-    expect(named).toBe(router);
+  it('declares the five tools', () => {
     expect(router.operationNames).toEqual(['starter_plan', 'search_docs', 'read_section', 'list_examples', 'explain_diagnostic']);
   });
 
@@ -68,7 +68,7 @@ describe('the context router', () => {
     const { catalog } = compileRouter(router.definition());
     for (const op of catalog.operations) {
       expect(op.handler).toBe('corpus');
-      expect(op.targets).toContain('fastly-native');
+      expect(op.targets).toEqual(['fastly-javascript', 'fastly-native', 'node-javascript', 'node-native', 'workerd-javascript']);
     }
   });
 
@@ -81,11 +81,11 @@ describe('the context router', () => {
   it('explain_diagnostic admits exactly the diagnostic ids', () => {
     const op = router.definition().operations.find((o) => o.name === 'explain_diagnostic')!;
     const input = op.input as unknown as { fields: { id: { codec: { values: string[] } } } };
-    expect(input.fields.id.codec.values).toEqual(corpus.entries.diagnostics.map((d) => d.id));
+    expect(input.fields.id.codec.values).toEqual(corpus.corpora.diagnostics.entries.map((d) => d.id));
+    expect(corpus.diagnosticIds).toEqual(input.fields.id.codec.values);
   });
 
-  it('serves every entry through read_section inside the static binding limits', async () => {
-    const server = mcp({ router, serverInfo: { name: 'context', version: corpus.version } });
+  it('the deployed binding serves every entry through read_section inside the static limits', async () => {
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientInfo': { name: 'example-test', version: '1' },

@@ -1,15 +1,14 @@
 /**
  * End to end: the official @modelcontextprotocol/client 2.4.0, pinned to 2026-07-28, over TCP
- * against the Node host serving the example context router as its tool source.
+ * against the deployed context service (edge/context.mjs) on the static binding's Node listener.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import router from '../../examples/context/router.ts';
-import corpus from '../../examples/context/corpus.json';
-import { createMcpNodeHandler } from '../../src/node';
-import { codec, EntityRouter, toolSource } from '../../src/pulse';
+import { server as deployed, serverInfo, tools as router } from '../../edge/context.mjs';
+import corpus from '../../edge/corpus.json';
+import { codec, EntityRouter, mcp } from '../../src/pulse';
 
 let server: http.Server;
 let client: Client;
@@ -35,7 +34,7 @@ function close(s: http.Server): Promise<void> {
 }
 
 beforeAll(async () => {
-  ({ server, url } = await listen(createMcpNodeHandler({ tools: toolSource(router) })));
+  ({ server, url } = await listen(deployed.nodeListener()));
   client = await connect(url);
 });
 
@@ -78,14 +77,14 @@ describe('official client against the context server', () => {
   });
 
   it('read_section returns a whole section by id', async () => {
-    const id = corpus.entries.plans[0]!.id;
-    const out = typed(await call('read_section', { id }));
-    expect(out).toMatchObject({ id, collection: 'plans', truncated: false, text: corpus.entries.plans[0]!.text });
+    const plan = corpus.corpora.plans.entries[0]!;
+    const out = typed(await call('read_section', { id: plan.id }));
+    expect(out).toMatchObject({ id: plan.id, collection: 'plans', truncated: false, text: plan.text });
   });
 
   it('list_examples lists every maintained example', async () => {
     const out = typed(await call('list_examples', {}));
-    expect(out.entries.map((e: { id: string }) => e.id)).toEqual(corpus.entries.examples.map((e) => e.id));
+    expect(out.entries.map((e: { id: string }) => e.id)).toEqual(corpus.corpora.examples.entries.map((e) => e.id));
     expect(out.truncated).toBe(false);
   });
 
@@ -130,7 +129,7 @@ describe('official client against JavaScript handlers', () => {
           throw new Error('hidden');
         },
       });
-    const { server: s, url: u } = await listen(createMcpNodeHandler({ tools: toolSource(js) }));
+    const { server: s, url: u } = await listen(mcp({ router: js, serverInfo: { name: 'js', version: '1' } }).nodeListener());
     const c = await connect(u);
     try {
       const ok = (await c.callTool({ name: 'add', arguments: { a: 2, b: 40 } })) as ToolResult;
@@ -148,7 +147,7 @@ describe('official client against JavaScript handlers', () => {
 
 describe('official client on the legacy 2025-06-18 profile', () => {
   it('initializes, lists and calls when the profile is enabled', async () => {
-    const { server: s, url: u } = await listen(createMcpNodeHandler({ tools: toolSource(router), legacyProtocol: '2025-06-18' }));
+    const { server: s, url: u } = await listen(mcp({ router, serverInfo, legacyProtocol: '2025-06-18' }).nodeListener());
     const c = new Client({ name: 'pulse-legacy', version: '1.0.0' }, { supportedProtocolVersions: ['2025-06-18'] });
     try {
       await c.connect(new StreamableHTTPClientTransport(u));

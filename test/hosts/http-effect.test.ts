@@ -4,9 +4,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codec, EntityRouter, handlers, toolSource } from '../../src/pulse';
+import { codec, EntityRouter, handlers } from '../../src/pulse';
 import { META, PROTOCOL } from '../support/fixtures';
-import { fetchHandler as makeFetchHandler, startNode, type FetchHandler, type RunningServer } from '../support/hosts';
+import { staticFetch, startStatic, type FetchHandler, type RunningServer } from '../support/hosts';
 
 const CAP = 64;
 /** A JSON body of exactly `n` bytes that the output codec accepts. */
@@ -104,7 +104,7 @@ const HEADERS = (name: string): Record<string, string> => ({
 
 type Exchange = (name: string) => Promise<{ status: number; json: any }>;
 
-const OPTIONS = () => ({ tools: toolSource(router()), limits: { deadlineMs: 1000 } });
+const OPTIONS = () => ({ router: router(), serverInfo: { name: 'effects', version: '1' }, limits: { deadlineMs: 1000 } });
 
 beforeAll(async () => {
   await new Promise<void>((r) => backend.listen(0, '127.0.0.1', r));
@@ -159,8 +159,8 @@ let node: RunningServer;
 let fetchHandler: FetchHandler;
 
 beforeAll(async () => {
-  node = await startNode(OPTIONS());
-  fetchHandler = makeFetchHandler(OPTIONS());
+  node = await startStatic(OPTIONS());
+  fetchHandler = staticFetch(OPTIONS());
 });
 
 afterAll(async () => {

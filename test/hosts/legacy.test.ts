@@ -1,8 +1,8 @@
 // The opt-in 2025-06-18 profile through the Fetch host, with a real router: one row, one
 // case, asserting status, JSON-RPC code and body shape. The same rows run in `cargo test` on the core.
 import { describe, expect, it } from 'vitest';
-import { createMcpHttpHandler } from '../../src/index';
-import { EntityRouter, codec, handlers, toolSource } from '../../src/pulse';
+import { EntityRouter, codec, handlers } from '../../src/pulse';
+import { createMcpHttpHandler, staticFetch } from '../support/hosts';
 import { ACCEPT, CT, META, PROTOCOL, SERVER_INFO } from '../support/fixtures';
 
 const router = new EntityRouter('legacy-test').operation('add', {
@@ -10,9 +10,8 @@ const router = new EntityRouter('legacy-test').operation('add', {
   output: codec.object({ sum: codec.i32() }),
   handler: (_ctx: unknown, input: { a: number; b: number }) => ({ sum: input.a + input.b }),
 }).operation('fixed', { output: codec.boolean(), handler: handlers.static(true) });
-const tools = toolSource(router);
-const legacy = createMcpHttpHandler({ serverInfo: SERVER_INFO, legacyProtocol: '2025-06-18', tools });
-const modernOnly = createMcpHttpHandler({ serverInfo: SERVER_INFO, tools });
+const legacy = staticFetch({ router, serverInfo: SERVER_INFO, legacyProtocol: '2025-06-18' });
+const modernOnly = staticFetch({ router, serverInfo: SERVER_INFO });
 
 const LEGACY = '2025-06-18';
 type Row = {
@@ -78,7 +77,7 @@ const rows: Row[] = [
     code: -32022,
     check: (b) => expect(b.error.data).toEqual({ supported: [PROTOCOL, LEGACY], requested: '2025-03-26' }),
   },
-  { name: 'resources/list probe: method not found, in-band', body: { jsonrpc: '2.0', id: 8, method: 'resources/list', params: { _meta: { progressToken: 1 } } }, status: 200, code: -32601 },
+  { name: 'resources/list probe: method not found, 404 as on the modern profile', body: { jsonrpc: '2.0', id: 8, method: 'resources/list', params: { _meta: { progressToken: 1 } } }, status: 404, code: -32601 },
   { name: 'notifications/initialized: 202, empty', body: { jsonrpc: '2.0', method: 'notifications/initialized' }, status: 202 },
   { name: 'notifications/cancelled: 202, empty', body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }, status: 202 },
   {
@@ -143,7 +142,8 @@ describe('legacy 2025-06-18 profile', () => {
 
   it('option values other than "2025-06-18" fail configuration, naming the option', () => {
     for (const value of [true, false, '2025-03-26', '2025-11-25', '2026-07-28', 1]) {
-      expect(() => createMcpHttpHandler({ legacyProtocol: value as never })).toThrow(/legacyProtocol/);
+      expect(() => createMcpHttpHandler({ legacyProtocol: value as never })).toThrow(/^legacyProtocol: /);
+      expect(() => staticFetch({ router, serverInfo: SERVER_INFO, legacyProtocol: value as never })).toThrow(/^legacyProtocol: /);
     }
   });
 });

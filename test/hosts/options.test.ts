@@ -4,8 +4,10 @@
 // exported constants, snapshots at construction, and one test per rule that used to drift.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, PROTOCOL_VERSION } from '../../src/index';
-import { codec, EntityRouter, handlers, toolSource } from '../../src/pulse';
+import { codec, EntityRouter, handlers, mcp } from '../../src/pulse';
+import { toolSource } from '../../src/router';
 import { resolveOptions } from '../../src/options';
+import { createHostCore } from '../../src/core/driver';
 import { DISCOVER_RESULT, envelope, modernHeaders, SERVER_INFO } from '../support/fixtures';
 import { createMcpHttpHandler, createMcpNodeHandler, startNode } from '../support/hosts';
 
@@ -42,6 +44,11 @@ cyclic.self = cyclic;
 const origins65 = Array.from({ length: 65 }, (_, i) => `https://h${i}.example`);
 const router = () => new EntityRouter('r').operation('a', { handler: handlers.static(null) });
 const MANIFEST = () => toolSource(router()).manifest as Record<string, unknown>;
+const USE_MCP = 'serve a router and its handlers with mcp() from @pulse-compute/mcp/pulse';
+/** Anything but catalog artifacts given as the host adapters' tools. */
+const FACADE_TOOLS = `tools: must be catalog artifacts { catalog, schemas, routerId, target, endpoint }; the host adapters run no application code: ${USE_MCP}`;
+const run = () => ({ ok: true, output: null });
+const FACADE_TOOLS_FUNCTION = `tools.catalog.list: must be plain JSON data, not a function; ${USE_MCP}`;
 
 // Option, value, expected message: the core's rules first, then what only TypeScript sees.
 const rules: [string, unknown, string][] = [
@@ -87,24 +94,31 @@ const rules: [string, unknown, string][] = [
   ['k'.repeat(65), 1, 'options: an unknown key (not shown: longer than 64 characters or not printable ASCII)'],
   ['authorization', { resource: 'r', issuer: 'i', introspectionEndpoint: 'e', scopes: [] }, 'authorization.resource: must be an https URL without credentials, query or fragment; http only to a literal loopback IP with allowInsecureLoopback: true'],
   ['profile', 'jsonrpc', 'options: unknown key "profile"'],
-  // tools: the manifest is the core's to judge; the rest is TypeScript's
-  ['tools', { manifest: 5 }, 'tools: manifest must be an object'],
-  ['tools', { manifest: { ...MANIFEST(), routerId: 'bad id' } }, 'tools: routerId is invalid'],
-  ['tools', router(), 'tools: must be a tool source with a manifest (for an EntityRouter pass toolSource(router)), or catalog-backed tools { catalog, schemas, routerId, target, endpoint }'],
-  ['tools', { manifest: {}, handlers: {} }, 'tools.handlers: must be an object with a run method'],
-  ['tools', { manifest: {}, runHandler: 'run' }, 'tools.runHandler: must be a function'],
+  // tools: catalog artifacts only; a router, a tool source, a manifest or a runner is executable
+  ['tools', router(), FACADE_TOOLS],
+  ['tools', toolSource(new EntityRouter('js').operation('a', { handler: () => null })), FACADE_TOOLS],
+  ['tools', { manifest: MANIFEST() }, FACADE_TOOLS],
+  ['tools', { manifest: MANIFEST(), handlers: { run } }, FACADE_TOOLS],
+  ['tools', { manifest: MANIFEST(), runHandler: run }, FACADE_TOOLS],
+  ['tools', run, FACADE_TOOLS],
+  ['tools', { catalog: {}, schemas: {}, runHandler: run }, FACADE_TOOLS],
+  ['tools', { manifest: 5 }, FACADE_TOOLS],
+  // options of the static binding only: they concern handlers the adapters never run
+  ['progress', true, 'progress: reported by handlers, which the host adapters do not run; it is an option of mcp() from @pulse-compute/mcp/pulse'],
+  ['contentBlocks', true, 'contentBlocks: returned by handlers, which the host adapters do not run; it is an option of mcp() from @pulse-compute/mcp/pulse'],
   ['core', 'pulse_core.wasm', 'core: must be a WebAssembly.Module of pulse_core.wasm or its bytes'],
   // values that cannot be plain JSON, named by option and entry
   ['limits', { requestBytes: 1024n }, 'limits.requestBytes: must be plain JSON data, not a BigInt'],
   ['limits', { depth: Number.NaN }, 'limits.depth: must be a finite number'],
   ['limits', { deadlineMs: Infinity }, 'limits.deadlineMs: must be a finite number'],
-  ['path', () => '/mcp', 'path: must be plain JSON data, not a function'],
+  ['path', () => '/mcp', `path: must be plain JSON data, not a function; ${USE_MCP}`],
+  ['serverInfo', { name: () => 'n', version: '1' }, `serverInfo.name: must be plain JSON data, not a function; ${USE_MCP}`],
   ['allowedOrigins', ['https://a.example', undefined], 'allowedOrigins[1]: must be plain JSON data, not undefined'],
   ['allowedOrigins', new Set(['https://a.example']), 'allowedOrigins: must be plain JSON data, not a class instance'],
   ['serverInfo', { name: 'n\ud800', version: '1' }, 'serverInfo.name: must be well-formed Unicode text, without lone surrogates'],
   ['serverInfo', cyclic, 'serverInfo.self: must be plain JSON data, not a cyclic structure'],
   ['serverInfo', { name: 'n', version: Symbol('v') }, 'serverInfo.version: must be plain JSON data, not a symbol'],
-  ['tools', { manifest: { list: () => '[]' } }, 'tools.manifest.list: must be plain JSON data, not a function'],
+  ['tools', { catalog: { list: () => '[]' }, schemas: {}, routerId: 'r', target: 'node-javascript', endpoint: 'https://rpc.example/' }, FACADE_TOOLS_FUNCTION],
 ];
 
 describe('every option error names the option and the entry', () => {
@@ -129,6 +143,16 @@ describe('every option error names the option and the entry', () => {
       expect(() => make({ path: null, allowedOrigins: null, serverInfo: null, limits: { depth: null }, legacyProtocol: null } as never)).not.toThrow();
       expect(() => make(Object.assign(Object.create(null), { path: '/rpc' }) as never)).not.toThrow();
     }
+  });
+});
+
+describe("the static binding's manifest is the core's to judge", () => {
+  const judge = (manifest: unknown) => configError(() => createHostCore(resolveOptions({ tools: { manifest } }, 'host', 'static')), undefined);
+  it.each([
+    [5, 'tools: manifest must be an object'],
+    [{ ...MANIFEST(), routerId: 'bad id' }, 'tools: routerId is invalid'],
+  ])('%o', (manifest, expected) => {
+    expect(judge(manifest)).toBe(expected);
   });
 });
 
@@ -201,19 +225,17 @@ describe('serverInfo counts Unicode characters and accepts emoji (was: UTF-16 un
 
 describe('the tools/list budget is checked once, by the core, on the exact reply', () => {
   const tools = () =>
-    toolSource(
-      new EntityRouter('budget').operation('describe_the_weather_in_great_detail', {
-        input: codec.object({ city: codec.string({ maxLength: 64 }) }),
-        output: codec.object({ summary: codec.string() }),
-        description: 'd'.repeat(600),
-        handler: () => ({ summary: 'sunny' }),
-      }),
-    );
-  /** Bytes of the whole tools/list reply body for id 1 under the default limits. */
+    new EntityRouter('budget').operation('describe_the_weather_in_great_detail', {
+      input: codec.object({ city: codec.string({ maxLength: 64 }) }),
+      output: codec.object({ summary: codec.string() }),
+      description: 'd'.repeat(600),
+      handler: () => ({ summary: 'sunny' }),
+    });
+  const bind = (limits?: { requestBytes: number; responseBytes: number }) => mcp({ router: tools(), serverInfo: SERVER_INFO, ...(limits ? { limits } : {}) });
+  /** Bytes of the whole tools/list reply body for id 1 under the binding's own limits. */
   async function listReplyBytes(): Promise<number> {
-    const h = createMcpHttpHandler({ serverInfo: SERVER_INFO, tools: tools() });
     const body = envelope('tools/list', 1);
-    const res = await h.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: new Headers(modernHeaders('tools/list')), body }));
+    const res = await bind().handle({ request: new Request('http://127.0.0.1/mcp', { method: 'POST', headers: new Headers(modernHeaders('tools/list')), body }) });
     expect(res.status).toBe(200);
     return (await res.arrayBuffer()).byteLength;
   }
@@ -222,14 +244,11 @@ describe('the tools/list budget is checked once, by the core, on the exact reply
     // The reply echoes id `1`; the check keeps room for an id as long as the whole request.
     const requestBytes = 1024;
     const exact = (await listReplyBytes()) - 1 + requestBytes;
-    for (const make of Object.values(factories)) {
-      const options = (responseBytes: number) => ({ serverInfo: SERVER_INFO, limits: { requestBytes, responseBytes }, tools: tools() });
-      expect(() => make(options(exact) as never)).not.toThrow();
-      for (const over of [1, 300]) {
-        expect(configError(make, options(exact - over))).toBe(
-          `tools: the tools/list reply exceeds limits.responseBytes by ${over} bytes (it must fit beside an id as long as limits.requestBytes)`,
-        );
-      }
+    expect(() => bind({ requestBytes, responseBytes: exact })).not.toThrow();
+    for (const over of [1, 300]) {
+      expect(configError(() => bind({ requestBytes, responseBytes: exact - over }), undefined)).toBe(
+        `tools: the tools/list reply exceeds limits.responseBytes by ${over} bytes (it must fit beside an id as long as limits.requestBytes)`,
+      );
     }
   });
 });

@@ -1,40 +1,29 @@
-// Progress of a JavaScript tool: with `_meta.progressToken` the reply is a text/event-stream of
-// notifications/progress events and then the response, on both hosts (Node over a real socket,
-// Fetch through a streamed Response); without a token, or without a report, it stays plain JSON.
+// Progress of a JavaScript tool, switched on by `progress: true` in the static binding: with
+// `_meta.progressToken` the reply is a text/event-stream of notifications/progress events and then the
+// response, on both forms (the Node listener over a real socket, Fetch through a streamed Response);
+// without a token, without a report, or without the option, it stays plain JSON.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchHandler, startNode, type RunningServer } from '../support/hosts';
-import { META, modernHeaders } from '../support/fixtures';
+import { EntityRouter, type McpBindingOptions } from '../../src/pulse';
+import { staticFetch, startStatic, type RunningServer } from '../support/hosts';
+import { META, modernHeaders, SERVER_INFO } from '../support/fixtures';
 
-const manifest = {
-  formatVersion: 1,
-  routerId: 'p',
-  catalogHash: 'h',
-  deadlineMs: 5000,
-  list: JSON.stringify([{ name: 'slow', inputSchema: { type: 'object' } }, { name: 'quiet', inputSchema: { type: 'object' } }]),
-  tools: [
-    { name: 'slow', input: null, output: null, content: true, handler: { kind: 'javascript' } },
-    { name: 'quiet', input: null, output: null, content: true, handler: { kind: 'javascript' } },
-  ],
-  corpora: {},
-};
-
-const options = {
-  tools: {
-    manifest,
-    handlers: {
-      async run(op: string, _input: unknown, ctx: { progress?: (p: number, t?: number, m?: string) => void }) {
-        if (op === 'slow') {
-          for (let i = 0; i < 3; i++) {
-            ctx.progress?.(i, 3, `step ${i}`);
-            await new Promise((r) => setTimeout(r, 10));
-          }
-          ctx.progress?.(1, 3); // not increasing: dropped
-        }
-        return { ok: true, output: [{ type: 'text', text: `${op} done` }] };
-      },
+const router = new EntityRouter('p')
+  .operation('slow', {
+    content: true,
+    handler: async (ctx) => {
+      for (let i = 0; i < 3; i++) {
+        ctx.progress?.(i, 3, `step ${i}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      ctx.progress?.(1, 3); // not increasing: dropped
+      return [{ type: 'text', text: 'slow done' }];
     },
-  },
-};
+  })
+  .operation('quiet', { content: true, handler: () => [{ type: 'text', text: 'quiet done' }] });
+
+const options: McpBindingOptions = { router, serverInfo: SERVER_INFO, contentBlocks: true, progress: true };
+/** The same binding without the option: no handler gets a progress channel. */
+const withoutProgress: McpBindingOptions = { router, serverInfo: SERVER_INFO, contentBlocks: true };
 
 function body(name: string, token?: string | number): string {
   const meta = token === undefined ? META : { ...META, progressToken: token };
@@ -62,17 +51,18 @@ function checkStream(contentType: string | null, text: string, token: string | n
   expect(all.at(-1)).toMatchObject({ id: 9, result: { resultType: 'complete', content: [{ type: 'text', text: 'slow done' }] } });
 }
 
-const cases: { name: string; tool: string; token?: string | number; streamed: boolean }[] = [
+const cases: { name: string; tool: string; token?: string | number; streamed: boolean; options?: McpBindingOptions }[] = [
   { name: 'string token, reports', tool: 'slow', token: 'progress-test-1', streamed: true },
   { name: 'integer token, reports', tool: 'slow', token: 42, streamed: true },
   { name: 'no token, reports', tool: 'slow', streamed: false },
   { name: 'token, no report', tool: 'quiet', token: 'q', streamed: false },
+  { name: 'token, reports, progress not switched on', tool: 'slow', token: 'off', streamed: false, options: withoutProgress },
 ];
 
-describe('progress over the Fetch host', () => {
-  const handler = fetchHandler(options);
+describe('progress through handle(ctx)', () => {
   for (const c of cases) {
     it(c.name, async () => {
+      const handler = staticFetch(c.options ?? options);
       const res = await handler.fetch(
         new Request('http://127.0.0.1/mcp', { method: 'POST', headers: modernHeaders('tools/call', c.tool), body: body(c.tool, c.token) }),
       );
@@ -88,15 +78,21 @@ describe('progress over the Fetch host', () => {
   }
 });
 
-describe('progress over the Node host (real socket)', () => {
+describe("progress through the Node listener (real socket)", () => {
   let server: RunningServer;
+  let off: RunningServer;
   beforeAll(async () => {
-    server = await startNode(options);
+    server = await startStatic(options);
+    off = await startStatic(withoutProgress);
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server?.close();
+    await off?.close();
+  });
   for (const c of cases) {
     it(c.name, async () => {
-      const res = await fetch(`http://127.0.0.1:${server.port}/mcp`, { method: 'POST', headers: modernHeaders('tools/call', c.tool), body: body(c.tool, c.token) });
+      const port = (c.options === undefined ? server : off).port;
+      const res = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: modernHeaders('tools/call', c.tool), body: body(c.tool, c.token) });
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-store');
       const text = await res.text();

@@ -12,7 +12,8 @@ import { artifactFiles, compileRouter, ManifestError, sha256Hex, tokenize, type 
 import type { CodecDescriptor } from '../../src/router/codec-types';
 import type { OperationDefinition, RouterDefinition } from '../../src/router/definition';
 import { main } from '../../src/compiler/cli';
-import { codec, EntityRouter, handlers, toolSource } from '../../src/pulse';
+import { codec, EntityRouter, handlers } from '../../src/pulse';
+import { toolSource } from '../../src/router';
 import { isBackendUrl } from '../../src/router/rules';
 import { callTool, engineFor, listTools } from './compiler-harness';
 
@@ -134,9 +135,9 @@ describe('compileRouter output', () => {
       input: 'search#input',
       output: 'search#output',
       handler: 'corpus',
-      targets: ['fastly-native', 'node', 'workerd'],
+      targets: ['fastly-javascript', 'fastly-native', 'node-javascript', 'node-native', 'workerd-javascript'],
     });
-    expect(catalog.operations.find((o) => o.name === 'js_tool')!.targets).toEqual(['node', 'workerd']);
+    expect(catalog.operations.find((o) => o.name === 'js_tool')!.targets).toEqual(['fastly-javascript', 'node-javascript', 'workerd-javascript']);
     expect(JSON.stringify(catalog)).not.toContain('api.example');
     expect(schemaRegistry.schemas.map((s) => s.id)).toContain('noop#input');
     expect(schemaRegistry.schemas.map((s) => s.id)).not.toContain('noop#output');
@@ -155,8 +156,9 @@ describe('catalog artifacts', () => {
 
   it('carry a format version and a sha256 of their content without the hash', () => {
     const { catalog, schemaRegistry } = compileRouter(definition());
+    // The catalog's format 2 names the targets by runtime and executor; the registry is unchanged.
+    expect([catalog.formatVersion, schemaRegistry.formatVersion]).toEqual([2, 1]);
     for (const artifact of [catalog, schemaRegistry]) {
-      expect(artifact.formatVersion).toBe(1);
       const { hash, ...rest } = artifact;
       expect(Object.keys(artifact).slice(0, 3)).toEqual(['formatVersion', 'kind', 'hash']);
       expect(hash).toBe(`sha256:${createHash('sha256').update(JSON.stringify(rest)).digest('hex')}`);
@@ -445,7 +447,7 @@ describe('the core executes the compiled manifest', () => {
 
 describe('the example context router', () => {
   it('compiles within the static binding budgets and runs in the core', async () => {
-    const { router } = await import('../../examples/context/router.ts');
+    const { tools: router } = await import('../../edge/context.mjs');
     const budgets = { requestBytes: 32768, responseBytes: 131072 };
     const first = artifactFiles(compileRouter(router.definition()));
     expect(artifactFiles(compileRouter(router.definition()))).toEqual(first);
@@ -524,7 +526,12 @@ describe('pulse-mcp compile', () => {
       [[], 'no command'],
       [['build'], 'build needs a router module'],
       [['deploy'], 'unknown command deploy'],
-      [['build', 'r.mjs', '--out', 'x', '--target', 'edge'], '--target takes one of node, workerd, fastly-native, got "edge"'],
+      [['build', 'r.mjs', '--out', 'x', '--target', 'edge'], '--target: must be one of fastly-native, node-native, node-javascript, fastly-javascript, workerd-javascript'],
+      [['build', 'r.mjs', '--out', 'x', '--target', 'node'], '--target: "node" is now "node-javascript"'],
+      [['build', 'r.mjs', '--out', 'x', '--target', 'workerd'], '--target: "workerd" is now "workerd-javascript"'],
+      [['build', 'r.mjs', '--out', 'x', '--target'], '--target takes one of fastly-native, node-native, node-javascript, fastly-javascript, workerd-javascript'],
+      [['build', 'r.mjs', '--out', 'x', '--evidence'], '--evidence takes the path of a diff report'],
+      [['compile', 'r.mjs', '--out', 'x', '--evidence', 'e.json'], 'unknown option --evidence'],
       [['build', 'r.mjs', '--out', 'x', '--request-bytes', '10'], 'unknown option --request-bytes'],
       [['compile', 'r.mjs'], 'compile needs --out <dir>'],
       [['compile', '--out', 'x'], 'compile needs a router module'],

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codec, EntityRouter, handlers, toolSource, type HandlerContext, type LogRecord } from '../../src/pulse';
+import { codec, EntityRouter, handlers, type HandlerContext, type LogRecord } from '../../src/pulse';
+import { toolSource } from '../../src/router';
 import type { ContextOptions } from '../../src/handlers';
 import type { Budgets } from '../../src/router/definition';
 

@@ -7,13 +7,28 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { lowerRouter } from '../../src/compiler/lower';
+import type { Target } from '../../src/compiler/types';
+import { main } from '../../src/compiler/cli';
+import { operationEvidence } from '../../src/compiler/evidence';
+import { calledOperation, count, evidenceOf, evidenceReport } from '../../tools/diff/evidence';
+import { META, envelope, modernHeaders } from '../support/fixtures';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cjs', 'cli.js');
 const tmp = mkdtempSync(join(tmpdir(), 'pulse-lower-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** What `f` throws (undefined when it returns). */
+function thrown(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
 
 /** Runs the built CLI (as a user runs it) and returns the files it wrote. */
 function cli(args: string[]): { status: number | null; stderr: string; files: Record<string, string> } {
@@ -114,7 +129,7 @@ describe('what the lowerer cannot decide statically', () => {
   const route = (input: string) => `export default new EntityRouter('r').operation('op', { input: ${input}, handler: () => 1 });\n`;
   // message: the text after `file:line:column: `, where `at` is the first occurrence of the marker
   // (in the module with its import line), or after `file` for a refusal without a place.
-  type Row = [name: string, body: string, at: string | undefined, message: string | RegExp, options?: { router?: string; target?: 'fastly-native' }];
+  type Row = [name: string, body: string, at: string | undefined, message: string | RegExp, options?: { router?: string; target?: Target }];
   const ROWS: Row[] = [
     ['a computed field name', "const k = 'a';\n" + route('codec.object({ [k]: codec.string() })'), '[k]', 'a computed property name; write the name as a literal'],
     ['a spread of fields', 'const base = { a: codec.string() };\n' + route('codec.object({ ...base })'), '...base', 'a spread; write the members out'],
@@ -138,6 +153,7 @@ describe('what the lowerer cannot decide statically', () => {
     ['two routers and no --router', "export const a = new EntityRouter('a');\nexport const b = new EntityRouter('b');\n", undefined, ': exports the routers a, b; choose one with --router <id>'],
     ['an unknown --router id', "export const a = new EntityRouter('a');\n", undefined, ': no exported router has the id "z" (it exports a)', { router: 'z' }],
     ['a JavaScript handler for --target fastly-native', route('undefined'), undefined, ': op has a JavaScript handler, which target fastly-native does not run', { target: 'fastly-native' }],
+    ['a JavaScript handler for --target node-native', route('undefined'), undefined, ': op has a JavaScript handler, which target node-native does not run', { target: 'node-native' }],
   ];
   for (const [name, body, marker, message, options] of ROWS) {
     it(name, () => {
@@ -166,9 +182,147 @@ describe('what the lowerer cannot decide statically', () => {
     });
   }
 
+  it('the target option: old names are refused with the new one, never mapped', () => {
+    const file = join(tmp, 'target.mjs');
+    writeFileSync(file, HEAD + route('undefined'));
+    const rows: [target: string, message: string][] = [
+      ['node', 'target: "node" is now "node-javascript"'],
+      ['workerd', 'target: "workerd" is now "workerd-javascript"'],
+      ['edge', 'target: must be one of fastly-native, node-native, node-javascript, fastly-javascript, workerd-javascript'],
+    ];
+    for (const [target, message] of rows) expect(thrown(() => lowerRouter(ts, file, { target: target as Target })), target).toMatchObject({ name: 'ManifestError', message });
+    for (const target of ['node-javascript', 'fastly-javascript', 'workerd-javascript'] as const) expect(lowerRouter(ts, file, { target }).definition.operations[0]!.name).toBe('op');
+  });
+
   it('the two routers are told apart by --router', () => {
     const file = join(tmp, 'two.mjs');
     writeFileSync(file, `${HEAD}export const a = new EntityRouter('a').operation('x', { handler: handlers.static(null) });\nexport const b = new EntityRouter('b');\n`);
     expect(lowerRouter(ts, file, { router: 'a' }).definition.operations.map((o) => o.name)).toEqual(['x']);
+  });
+});
+
+describe('measured target evidence: pulse-mcp build --evidence <diff report>', () => {
+  const MODULE = 'test/fixtures/lower/full.mjs';
+  const DATE = '2026-12-05T10:00:00.000Z';
+  const OPS = ['contact_save', 'contact_check', 'docs_search', 'remote_echo', 'version', 'noop'];
+  const router = { routerId: 'full', catalogHash: 'sha256:aaaa', operations: OPS };
+  /** A report as tools/diff writes it, with `routers` replaced. */
+  const report = (routers: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ formatVersion: 1, kind: 'pulse.diff-evidence', date: DATE, routers, ...extra });
+  const measured = { full: { catalogHash: 'sha256:aaaa', operations: { version: { 'node-javascript': 3, 'fastly-native': 3, 'workerd-javascript': 2 }, docs_search: { 'node-native': 1 } } } };
+
+  /** Runs the CLI in process: its exit code, stderr and the inspection artifact it wrote, if any. */
+  async function build(extra: string[]): Promise<{ code: number; err: string; inspection?: { catalogHash: string; operations: { name: string; evidence: unknown }[] } }> {
+    const out = join(tmp, `evidence-${Math.random().toString(36).slice(2)}`);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      const code = await main(['build', MODULE, '--out', out, ...extra]);
+      const file = join(out, 'entities-inspection.json');
+      return { code, err: err.mock.calls.map((c) => String(c[0])).join(''), inspection: existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined };
+    } finally {
+      err.mockRestore();
+      stdout.mockRestore();
+    }
+  }
+
+  it('without a report, every operation says it has no evidence: null', async () => {
+    const r = await build([]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.inspection!.operations.map((o) => [o.name, o.evidence])).toEqual(OPS.map((name) => [name, null]));
+  });
+
+  it('with a report, the targets the run served each operation on, their cases and the date; nothing else', async () => {
+    const { inspection } = await build([]);
+    const file = join(tmp, 'diff-evidence.json');
+    writeFileSync(file, report({ ...measured, full: { ...measured.full, catalogHash: inspection!.catalogHash } }));
+    const r = await build(['--evidence', file]);
+    expect(r.code, r.err).toBe(0);
+    const none = { date: DATE, targets: [] };
+    expect(Object.fromEntries(r.inspection!.operations.map((o) => [o.name, o.evidence]))).toEqual({
+      contact_save: none,
+      contact_check: none,
+      docs_search: { date: DATE, targets: [{ target: 'node-native', cases: 1 }] },
+      remote_echo: none,
+      version: {
+        date: DATE,
+        targets: [
+          { target: 'fastly-native', cases: 3 },
+          { target: 'node-javascript', cases: 3 },
+          { target: 'workerd-javascript', cases: 2 },
+        ],
+      },
+      noop: none,
+    });
+  });
+
+  it('a report the build refuses: exit 1, the reason, nothing written', async () => {
+    const file = join(tmp, 'stale-evidence.json');
+    writeFileSync(file, report(measured));
+    const r = await build(['--evidence', file]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(new RegExp(`^pulse-mcp: --evidence ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: routers\\.full: measured catalog "sha256:aaaa", not this build's sha256:[0-9a-f]{64}; run npm run diff again\n$`));
+    expect(r.inspection).toBeUndefined();
+    const missing = await build(['--evidence', join(tmp, 'no-such-report.json')]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/^pulse-mcp: --evidence \S+no-such-report\.json cannot be read: ENOENT/);
+  });
+
+  // One row, one report: what operationEvidence refuses, exactly (where = "r.json").
+  const REFUSED: [name: string, text: string, message: string][] = [
+    [
+      'an operation the router does not declare (refused: the report is of another version of the router)',
+      report({ full: { catalogHash: 'sha256:aaaa', operations: { version: { 'node-javascript': 1 }, renamed_op: { 'node-javascript': 1 } } } }),
+      'r.json: routers.full: names operation "renamed_op", which the router does not declare; the report is of another version of the router: run npm run diff again',
+    ],
+    ['another catalog of the same router', report({ full: { ...measured.full, catalogHash: 'sha256:bbbb' } }), 'r.json: routers.full: measured catalog "sha256:bbbb", not this build\'s sha256:aaaa; run npm run diff again'],
+    ['an old target name', report({ full: { catalogHash: 'sha256:aaaa', operations: { version: { node: 2 } } } }), 'r.json: routers.full.operations.version: "node" is now "node-javascript"'],
+    ['an unknown target', report({ full: { catalogHash: 'sha256:aaaa', operations: { version: { native: 2 } } } }), 'r.json: routers.full.operations.version: must be one of fastly-native, node-native, node-javascript, fastly-javascript, workerd-javascript'],
+    ['no cases', report({ full: { catalogHash: 'sha256:aaaa', operations: { version: { 'node-native': 0 } } } }), 'r.json: routers.full.operations.version.node-native: must be a positive number of cases'],
+    ['counts that are not a map', report({ full: { catalogHash: 'sha256:aaaa', operations: { version: ['node-native'] } } }), 'r.json: routers.full.operations.version: must map targets to numbers of cases'],
+    ['a router entry without operations', report({ full: { catalogHash: 'sha256:aaaa' } }), 'r.json: routers.full: must be { catalogHash, operations }'],
+    ['no routers', report(undefined), 'r.json: routers must be an object of router ids'],
+    ['no date', report({}, { date: undefined }), "r.json: date must be the run's time in ISO 8601 UTC (2026-01-31T12:00:00.000Z)"],
+    ['a date that is no time', report({}, { date: '2026-13-45T99:00:00Z' }), "r.json: date must be the run's time in ISO 8601 UTC (2026-01-31T12:00:00.000Z)"],
+    ['another format version', report({}, { formatVersion: 2 }), 'r.json: unknown formatVersion 2; this release reads 1'],
+    ['another kind of file', JSON.stringify({ kind: 'pulse.entities-inspection' }), 'r.json: kind must be "pulse.diff-evidence" (the report npm run diff writes to .test-results/diff-evidence.json)'],
+    ['not JSON', '{"kind":', 'r.json: is not JSON; pass the report npm run diff writes (.test-results/diff-evidence.json)'],
+  ];
+  for (const [name, text, message] of REFUSED) {
+    it(`refuses ${name}`, () => {
+      expect(thrown(() => operationEvidence(text, 'r.json', router))).toMatchObject({ name: 'ManifestError', message });
+    });
+  }
+
+  it('reads what the differential run writes (tools/diff/evidence.ts): its tools/call cases, by operation and target', () => {
+    const served = new Map([['p', { routerId: 'full', catalogHash: 'sha256:aaaa', operations: new Set(OPS) }]]);
+    const post = (method: string, params: unknown, name?: string) => ({ method: 'POST', path: '/mcp', headers: modernHeaders(method, name), body: envelope(method, 1, params) });
+    const call = (name: string) => post('tools/call', { name, arguments: {}, _meta: META }, name);
+    const cases = [
+      { name: 'version', profile: 'p', request: call('version') },
+      { name: 'version in chunks', profile: 'p', request: { ...call('version'), body: undefined, chunks: [envelope('tools/call', 2, { name: 'version', _meta: META }).slice(0, 9), Buffer.from(envelope('tools/call', 2, { name: 'version', _meta: META }).slice(9))] } },
+      { name: 'docs_search', profile: 'p', request: call('docs_search') },
+      { name: 'an unknown tool', profile: 'p', request: call('absent') },
+      { name: 'the listing', profile: 'p', request: post('tools/list', { _meta: META }) },
+      { name: 'not JSON', profile: 'p', request: { ...call('version'), body: '{"method":"tools/call"' } },
+      { name: 'another profile', profile: 'q', request: call('version') },
+    ];
+    const evidence = evidenceOf(served);
+    const called = cases.map((c) => calledOperation(c, served.get(c.profile)));
+    expect(called.map((x) => x?.name)).toEqual(['version', 'version', 'docs_search', undefined, undefined, undefined, undefined]);
+    for (const x of called.filter((y) => y !== undefined)) {
+      count(evidence, x, 'node-javascript');
+      if (x.name === 'version') count(evidence, x, 'workerd-javascript');
+    }
+    const text = JSON.stringify(evidenceReport(DATE, evidence));
+    expect(Object.fromEntries(operationEvidence(text, 'r.json', router))).toMatchObject({
+      version: { date: DATE, targets: [{ target: 'node-javascript', cases: 2 }, { target: 'workerd-javascript', cases: 2 }] },
+      docs_search: { date: DATE, targets: [{ target: 'node-javascript', cases: 1 }] },
+      noop: { date: DATE, targets: [] },
+    });
+  });
+
+  it('a report that never ran the router: every operation measured on no target', () => {
+    const got = operationEvidence(report({ other: measured.full }), 'r.json', router);
+    expect([...got]).toEqual(OPS.map((name) => [name, { date: DATE, targets: [] }]));
   });
 });

@@ -3,16 +3,22 @@
 // outside the checkout with lifecycle scripts disabled, and from there checks the exact file list,
 // every entry point from CommonJS and ESM, that implementation subpaths are refused, strict NodeNext
 // type-checking of .cts and .mts consumers, the `pulse-mcp` executable, the official client against a
-// server built from the installed package, and the context example extracted, installed, built and
-// run from its artifacts alone. Nothing here imports the checkout's sources.
+// server built from the installed package, the context server extracted, installed and run from the
+// installed package alone, and every code snippet of the package guide run as written
+// (./snippets.mjs: only ports, URLs and secrets differ; the one import the guide writes as prose
+// becomes that statement) against servers and a loopback backend built from the installed package.
+// Nothing here imports the checkout's sources.
 // Prints one line per step and ends with `N passed, N failed`; exits non-zero when a step failed.
 //   --keep  leave the scratch directory (printed) for inspection
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { errorLine, freePort, run, start, waitForPort, withTimeout } from '../qualify/lib.mjs';
+import { differingCopies, guideDir, guideText, loadSnippets, substitute } from './snippets.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PKG = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -234,7 +240,7 @@ process.stdout.write(JSON.stringify(out));
 const TYPED = {
   'consumer.cts': `import { createMcpHttpHandler, type McpLimits, type PulseConfigError } from '${NAME}';
 import { createMcpNodeHandler } from '${NAME}/node';
-import { EntityRouter, codec, toolSource } from '${NAME}/pulse';
+import { EntityRouter, codec, mcp } from '${NAME}/pulse';
 import http = require('node:http');
 
 const limits: Partial<McpLimits> = { requestBytes: 65536 };
@@ -245,9 +251,12 @@ const router = new EntityRouter('typed').operation('echo', {
   handler: (_ctx, input) => ({ word: input.word.toUpperCase() }),
 });
 const fetchHandler: (request: Request) => Promise<Response> = createMcpHttpHandler({ limits }).fetch;
-const server: http.Server = http.createServer(createMcpNodeHandler({ tools: toolSource(router) }));
+const host: http.Server = http.createServer(createMcpNodeHandler({ limits }));
+const binding = mcp({ router, serverInfo: { name: 'typed', version: '1' } });
+const handle: (ctx: { request: Request }) => Promise<Response> = binding.handle;
+const server: http.Server = http.createServer(binding.nodeListener());
 const code = (e: PulseConfigError): string => e.code;
-export const used: unknown[] = [fetchHandler, server, code];
+export const used: unknown[] = [fetchHandler, host, handle, server, code];
 `,
   'consumer.mts': `import { createMcpHttpHandler, type McpHttpOptions } from '${NAME}';
 import { createMcpNodeHandler } from '${NAME}/node';
@@ -324,9 +333,9 @@ async function serve(cwd, file, env = {}) {
   return { p, url };
 }
 
-async function connect(url) {
+async function connect(url, transportOptions) {
   const client = new Client({ name: 'pulse-acceptance', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await withTimeout(client.connect(new StreamableHTTPClientTransport(new URL(url))), 10_000, 'connect');
+  await withTimeout(client.connect(new StreamableHTTPClientTransport(new URL(url), transportOptions)), 10_000, 'connect');
   return client;
 }
 
@@ -340,10 +349,9 @@ async function stopGracefully(p) {
   need(r.code === 0, `exit ${r.code} (${r.signal ?? 'no signal'}) after SIGTERM`);
 }
 
-await step('the official client, repeated discovery against a server built from the installed package', async () => {
+await step("the official client, repeated discovery against the static binding's Node listener from the installed package", async () => {
   writeFileSync(join(CONSUMER, 'server.mjs'), `import http from 'node:http';
-import { createMcpNodeHandler } from '${NAME}/node';
-import { EntityRouter, codec, toolSource } from '${NAME}/pulse';
+import { EntityRouter, codec, mcp } from '${NAME}/pulse';
 
 const router = new EntityRouter('installed').operation('shout', {
   description: 'Upper-cases a word',
@@ -351,7 +359,8 @@ const router = new EntityRouter('installed').operation('shout', {
   output: codec.object({ word: codec.string({ maxLength: 32 }) }),
   handler: (_ctx, input) => ({ word: input.word.toUpperCase() }),
 });
-const server = http.createServer(createMcpNodeHandler({ tools: toolSource(router) }));
+const binding = mcp({ router, serverInfo: { name: 'installed', version: ${JSON.stringify(PKG.version)} } });
+const server = http.createServer(binding.nodeListener());
 server.listen(Number(process.env.PORT), process.env.HOST, () => {
   process.stdout.write('installed server listening on http://' + process.env.HOST + ':' + server.address().port + '/mcp\\n');
 });
@@ -364,7 +373,7 @@ process.once('SIGTERM', () => server.close(() => process.exit(0)));
       const client = await connect(url);
       try {
         need(client.getNegotiatedProtocolVersion() === '2026-07-28', `round ${i}: negotiated ${client.getNegotiatedProtocolVersion()}`);
-        need(client.getServerVersion()?.version === PKG.version, `round ${i}: serverInfo ${JSON.stringify(client.getServerVersion())}`);
+        need(isDeepStrictEqual(client.getServerVersion(), { name: 'installed', version: PKG.version }), `round ${i}: serverInfo ${JSON.stringify(client.getServerVersion())}`);
         const { tools } = await client.listTools();
         need(tools.map((t) => t.name).join() === 'shout', `round ${i}: tools ${tools.map((t) => t.name)}`);
         const r = await client.callTool({ name: 'shout', arguments: { word: `pulse${i}` } });
@@ -389,23 +398,21 @@ const CONTEXT_CALLS = {
   explain_diagnostic: { id: 'http-413' },
 };
 
-await step('the context example, extracted and installed against the tarball, runs from its built artifacts', async () => {
+await step('the context server, extracted and installed against the tarball, runs from the installed package alone', async () => {
+  // The repository's layout, so the server's relative import holds: examples/server.mjs binds
+  // edge/context.mjs (the deployed router, statically) and reads edge/corpus.json through it.
   const app = join(SCRATCH, 'context-app');
-  mkdirSync(join(app, 'context'), { recursive: true });
-  cpSync(join(ROOT, 'examples/server.mjs'), join(app, 'server.mjs'));
-  for (const f of ['declare.mjs', 'router.mjs', 'corpus.json']) cpSync(join(ROOT, 'examples/context', f), join(app, 'context', f));
+  for (const f of ['examples/server.mjs', 'edge/context.mjs', 'edge/corpus.json']) {
+    mkdirSync(dirname(join(app, f)), { recursive: true });
+    cpSync(join(ROOT, f), join(app, f));
+  }
   writeFileSync(join(app, 'package.json'), `${JSON.stringify({
     name: 'context-app', version: '1.0.0', private: true,
-    scripts: { build: 'pulse-mcp compile context/router.mjs --out build', start: 'node server.mjs' },
+    scripts: { start: 'node examples/server.mjs' },
     dependencies: { [NAME]: `file:${state.tarball}` },
   }, null, 2)}\n`);
   sh(await npm(['install', '--ignore-scripts', '--offline'], app), 'npm install');
-  sh(await npm(['run', 'build'], app), 'npm run build');
-  const built = readdirSync(join(app, 'build')).sort();
-  need(built.join() === 'entities-catalog.json,manifest.json,schema-json-registry.json', `build wrote ${built}`);
-  // The sources go; what runs is the server and the compiled manifest.
-  rmSync(join(app, 'context'), { recursive: true });
-  const { p, url } = await serve(app, 'server.mjs', { MANIFEST: 'build/manifest.json' });
+  const { p, url } = await serve(app, 'examples/server.mjs');
   try {
     const client = await connect(url);
     try {
@@ -422,8 +429,287 @@ await step('the context example, extracted and installed against the tarball, ru
   } finally {
     await p.stop(500);
   }
-  return `5 tools called, manifest ${statSync(join(app, 'build/manifest.json')).size} B, exit 0 on SIGTERM`;
+  return `5 tools called, corpus ${statSync(join(app, 'edge/corpus.json')).size} B, exit 0 on SIGTERM`;
 });
+
+// The package guide's snippets, each run as written against the installed package: one step each.
+const SNIPPETS = loadSnippets();
+const GUIDE = join(CONSUMER, 'guide');
+const MODERN = '2026-07-28';
+const LEGACY = '2025-06-18';
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'pulse-acceptance', version: '1.0.0' },
+};
+const listenOn = (port) => [['server.listen(3000, ', `server.listen(${port}, `]];
+const REQUIRE_NODE = `const { createMcpNodeHandler } = require(${JSON.stringify(`${NAME}/node`)});\n`;
+const READ_ARTIFACTS = `const fs = require('node:fs');
+const catalog = JSON.parse(fs.readFileSync('dist/entities-catalog.json', 'utf8'));
+const schemas = JSON.parse(fs.readFileSync('dist/schema-json-registry.json', 'utf8'));
+`;
+const listenLine = (port) => `\nrequire('node:http').createServer(handler).listen(${port}, '127.0.0.1');\n`;
+
+{
+  const name = "the guide's snippets: the copies in tools/acceptance/snippets are its text";
+  const dir = guideDir(ROOT);
+  if (dir === null) process.stdout.write(`skip ${name}: no ../shared/seeds beside the checkout\n`);
+  else {
+    await step(name, async () => {
+      const differ = differingCopies(SNIPPETS, guideText(dir));
+      need(differ.length === 0, `not in the guide as copied: ${differ.join(', ')}`);
+      return `${Object.keys(SNIPPETS).length} copies`;
+    });
+  }
+}
+
+/**
+ * Writes `text` to guide/<file>, runs it there with only PATH, HOME and `env`, waits until 127.0.0.1:port
+ * accepts, then calls fn(url, process); the process is stopped afterwards. A server that exits
+ * first is reported with the error line it printed.
+ */
+async function hostFrom(file, text, port, env, fn) {
+  writeFileSync(join(GUIDE, file), text);
+  const p = start(process.execPath, [file], { cwd: GUIDE, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+  try {
+    await waitForPort(port, 15_000, p.exited).catch((e) => {
+      const lines = p.out.stderr.split('\n');
+      throw new Error(`${file}: ${e.message}: ${lines.find((l) => /^\w*Error\b/.test(l)) ?? lines.filter(Boolean).slice(-2).join(' / ')}`);
+    });
+    return await fn(`http://127.0.0.1:${port}/mcp`, p);
+  } finally {
+    await p.stop(500);
+  }
+}
+
+/** One JSON-RPC POST with the JSON/SSE Accept list; the body parsed when there is one. */
+async function post(url, body, headers = {}) {
+  const r = await withTimeout(
+    fetch(url, { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
+    10_000,
+    `POST ${url}`,
+  );
+  const text = await r.text();
+  return { status: r.status, headers: r.headers, text, json: text === '' ? undefined : JSON.parse(text) };
+}
+
+/** The same modern request from inside a consumer script, to a function taking a Web Request. */
+const CHILD_RPC = `const META = ${JSON.stringify(META)};
+async function rpc(send, id, method, params, name) {
+  const headers = { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '${MODERN}', 'mcp-method': method };
+  if (name !== undefined) headers['mcp-name'] = name;
+  const request = new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }) });
+  const response = await send(request);
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? null : JSON.parse(text) };
+}
+`;
+
+/** A discovery through the official client: the pinned revision, this package's version, `capabilities`. */
+async function discoverWithClient(url, capabilities, transportOptions) {
+  const client = await connect(url, transportOptions);
+  try {
+    need(client.getNegotiatedProtocolVersion() === MODERN, `negotiated ${client.getNegotiatedProtocolVersion()}`);
+    need(client.getServerVersion()?.version === PKG.version, `serverInfo ${JSON.stringify(client.getServerVersion())}`);
+    need(isDeepStrictEqual(client.getServerCapabilities(), capabilities), `capabilities ${JSON.stringify(client.getServerCapabilities())}`);
+  } finally {
+    await client.close();
+  }
+}
+
+mkdirSync(GUIDE, { recursive: true });
+
+await step('guide: CommonJS host (require, createMcpNodeHandler(), listen), discovered by the official client', async () => {
+  const port = await freePort();
+  return hostFrom('commonjs-host.cjs', `${substitute(SNIPPETS['commonjs-host'], listenOn(port))}\n`, port, {}, async (url) => {
+    await discoverWithClient(url, {});
+    return `${url}, capabilities {}`;
+  });
+});
+
+await step("guide: ESM host (import { createMcpNodeHandler } from '@pulse-compute/mcp/node'), discovered by the official client", async () => {
+  const port = await freePort();
+  // The CommonJS host with its two require lines as imports, the guide's import as written.
+  const text = substitute(SNIPPETS['commonjs-host'], [
+    ["const http = require('node:http');", "import http from 'node:http';"],
+    [`const { createMcpNodeHandler } = require('${NAME}/node');`, `${SNIPPETS['esm-import']};`],
+    ...listenOn(port),
+  ]);
+  return hostFrom('esm-host.mjs', `${text}\n`, port, {}, async (url) => {
+    await discoverWithClient(url, {});
+    return url;
+  });
+});
+
+await step("guide: Fetch host (import { createMcpHttpHandler } from '@pulse-compute/mcp'), a Web Request to handler.fetch", async () => {
+  const r = await inConsumer('guide/fetch-host.mjs', `${SNIPPETS['fetch-import']};
+const handler = createMcpHttpHandler();
+${CHILD_RPC}
+const discover = await rpc((request) => handler.fetch(request), 1, 'server/discover', {});
+process.stdout.write(JSON.stringify(discover));
+`);
+  const { status, body } = JSON.parse(r.stdout);
+  need(status === 200 && body?.result?.resultType === 'complete', `discovery: ${status} ${JSON.stringify(body).slice(0, 200)}`);
+  need(isDeepStrictEqual(body.result.supportedVersions, [MODERN]) && isDeepStrictEqual(body.result.capabilities, {}), `discovery result ${JSON.stringify(body.result).slice(0, 200)}`);
+  need(body.result._meta?.['io.modelcontextprotocol/serverInfo']?.version === PKG.version, `serverInfo ${JSON.stringify(body.result._meta)}`);
+  return '200, resultType complete, capabilities {}';
+});
+
+await step('guide: the .mcp.json entry, written with its port, is JSON whose url the official client discovers', async () => {
+  const port = await freePort();
+  const entry = substitute(SNIPPETS['mcp-json'], [['http://127.0.0.1:3000/mcp', `http://127.0.0.1:${port}/mcp`]]);
+  writeFileSync(join(GUIDE, '.mcp.json'), `${entry}\n`);
+  const server = JSON.parse(readFileSync(join(GUIDE, '.mcp.json'), 'utf8')).mcpServers?.pulse;
+  need(server?.type === 'http' && typeof server.url === 'string', `mcpServers.pulse is ${JSON.stringify(server)}`);
+  // The client expands ${VAR} in headers from its environment; here the variable is a made-up token.
+  const env = { PULSE_MCP_ACCESS_TOKEN: randomBytes(24).toString('base64url') };
+  const headers = Object.fromEntries(
+    Object.entries(server.headers).map(([k, v]) => [k, v.replace(/\$\{(\w+)\}/g, (_, n) => {
+      need(n in env, `the entry names \${${n}}`);
+      return env[n];
+    })]),
+  );
+  // Served by the guide's CommonJS host on that port.
+  return hostFrom('mcp-json-host.cjs', `${substitute(SNIPPETS['commonjs-host'], listenOn(port))}\n`, port, {}, async (url) => {
+    need(server.url === url, `url ${server.url}, host on ${url}`);
+    await discoverWithClient(server.url, {}, { requestInit: { headers } });
+    return `${server.url} with its Authorization header`;
+  });
+});
+
+await step("guide's backend: a router compiled with the installed `pulse-mcp compile`, served with jsonRpc(router) on loopback", async () => {
+  for (const f of ['router.mjs', 'backend.mjs']) cpSync(join(ROOT, 'tools/acceptance/fixtures/guide', f), join(GUIDE, f));
+  sh(await run('npx', ['--no-install', 'pulse-mcp', 'compile', 'guide/router.mjs', '--out', 'guide/dist'], { cwd: CONSUMER, env: NPM_ENV, timeoutMs: 60_000 }), 'pulse-mcp compile');
+  const built = readdirSync(join(GUIDE, 'dist')).sort();
+  need(built.includes('entities-catalog.json') && built.includes('schema-json-registry.json'), `compile wrote ${built}`);
+  const port = await freePort();
+  const p = start(process.execPath, ['backend.mjs'], { cwd: GUIDE, env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) } });
+  state.backend = { p, port };
+  await waitForPort(port, 15_000, p.exited);
+  const r = await post(`http://127.0.0.1:${port}/`, { jsonrpc: '2.0', id: 1, method: 'system.status' });
+  need(r.status === 200 && isDeepStrictEqual(r.json, { jsonrpc: '2.0', id: 1, result: { ok: true } }), `system.status: ${r.status} ${r.text.slice(0, 200)}`);
+  return `${built.join(', ')}; backend on 127.0.0.1:${port}`;
+});
+
+/** The backend's request lines written while fn runs. */
+async function backendLines(fn) {
+  need(state.backend, 'no backend');
+  const mark = state.backend.p.out.stdout.length;
+  await fn();
+  // The backend logs before it answers, so its line is in by the time the call returned.
+  return state.backend.p.out.stdout.slice(mark).split('\n').filter(Boolean);
+}
+
+await step("guide: catalog-backed tools (target 'node-javascript', dist/ artifacts), a tool called through to the backend", async () => {
+  need(state.backend, 'no backend');
+  const port = await freePort();
+  const text = REQUIRE_NODE + substitute(SNIPPETS['catalog-tools'], [['127.0.0.1:4000', `127.0.0.1:${state.backend.port}`]]) + listenLine(port);
+  return hostFrom('catalog-host.cjs', text, port, {}, async (url) => {
+    const client = await connect(url);
+    try {
+      need(isDeepStrictEqual(client.getServerCapabilities(), { tools: { listChanged: false } }), `capabilities ${JSON.stringify(client.getServerCapabilities())}`);
+      const { tools } = await client.listTools();
+      need(tools.map((t) => t.name).sort().join() === 'customer.lookup,system.status', `tools ${tools.map((t) => t.name)}`);
+      let r;
+      const lines = await backendLines(async () => {
+        r = await client.callTool({ name: 'customer.lookup', arguments: { id: 'c-42' } });
+      });
+      need(r.isError !== true && isDeepStrictEqual(r.structuredContent, { id: 'c-42', name: 'Customer c-42' }), `customer.lookup: ${JSON.stringify(r).slice(0, 200)}`);
+      need(isDeepStrictEqual(lines, ['backend: POST / customer.lookup without authorization']), `the backend saw ${JSON.stringify(lines)}`);
+    } finally {
+      await client.close();
+    }
+    return 'listed 2 tools; customer.lookup answered by the backend in one request';
+  });
+});
+
+await step("guide: Codex profile (legacyProtocol: '2025-06-18', tools: backendTools), legacy initialize and a call", async () => {
+  need(state.backend, 'no backend');
+  const port = await freePort();
+  // backendTools is the guide's catalog-backed configuration itself, its `tools` member as a value.
+  const backendTools = substitute(SNIPPETS['catalog-tools'], [
+    ['const handler = createMcpNodeHandler({\n  tools: {', 'const backendTools = {'],
+    ['  },\n});', '};'],
+    ['127.0.0.1:4000', `127.0.0.1:${state.backend.port}`],
+  ]);
+  const text = `${REQUIRE_NODE}${backendTools}\n${SNIPPETS['codex-legacy']}${listenLine(port)}`;
+  return hostFrom('codex-host.cjs', text, port, {}, async (url) => {
+    const init = await post(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'codex-acceptance', version: '1' } } });
+    need(init.status === 200 && init.json?.id === 0, `initialize: ${init.status} ${init.text.slice(0, 200)}`);
+    const { protocolVersion, capabilities, serverInfo } = init.json.result ?? {};
+    need(protocolVersion === LEGACY && isDeepStrictEqual(capabilities, { tools: { listChanged: false } }) && serverInfo?.version === PKG.version, `initialize result ${JSON.stringify(init.json.result)}`);
+    const headers = { 'mcp-protocol-version': LEGACY };
+    const initialized = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    need(initialized.status === 202 && initialized.text === '', `notifications/initialized: ${initialized.status} ${initialized.text.slice(0, 100)}`);
+    const list = await post(url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);
+    need(list.status === 200 && list.json?.result?.tools?.map((t) => t.name).sort().join() === 'customer.lookup,system.status', `tools/list: ${list.status} ${list.text.slice(0, 200)}`);
+    let call;
+    const lines = await backendLines(async () => {
+      call = await post(url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'system.status', arguments: {} } }, headers);
+    });
+    need(call.status === 200 && isDeepStrictEqual(call.json, { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: '{"ok":true}' }], structuredContent: { ok: true }, isError: false } }), `tools/call: ${call.status} ${call.text.slice(0, 200)}`);
+    need(isDeepStrictEqual(lines, ['backend: POST / system.status without authorization']), `the backend saw ${JSON.stringify(lines)}`);
+    return 'initialize 2025-06-18, initialized 202, tools/list, tools/call in the legacy envelope';
+  });
+});
+
+await step('guide: OAuth resource server (its .example URLs as written), 401 with the Bearer challenge for an unauthenticated POST', async () => {
+  const port = await freePort();
+  // The secrets the guide reads from the environment: made-up values, never sent anywhere here.
+  const secret = () => randomBytes(24).toString('base64url');
+  const env = { PULSE_MCP_BACKEND_TOKEN: secret(), PULSE_MCP_INTROSPECTION_CLIENT_ID: 'acceptance-rs', PULSE_MCP_INTROSPECTION_CLIENT_SECRET: secret() };
+  const text = REQUIRE_NODE + READ_ARTIFACTS + SNIPPETS.oauth + listenLine(port);
+  return hostFrom('oauth-host.cjs', text, port, env, async (url) => {
+    const metadataUrl = 'https://mcp.example/.well-known/oauth-protected-resource/mcp';
+    for (const [id, method, params, name] of [[1, 'server/discover', {}], [2, 'tools/call', { name: 'system.status', arguments: {} }, 'system.status']]) {
+      const r = await post(url, { jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }, { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) });
+      const challenge = r.headers.get('www-authenticate');
+      need(r.status === 401 && challenge === `Bearer resource_metadata="${metadataUrl}", scope="mcp:access"`, `${method} without a token: ${r.status}, WWW-Authenticate ${JSON.stringify(challenge)}`);
+    }
+    const m = await withTimeout(fetch(`http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`), 10_000, 'GET metadata');
+    const doc = await m.json();
+    need(m.status === 200 && doc.resource === 'https://mcp.example/mcp' && isDeepStrictEqual(doc.authorization_servers, ['https://issuer.example']) && isDeepStrictEqual(doc.scopes_supported, ['mcp:access']), `metadata: ${m.status} ${JSON.stringify(doc).slice(0, 200)}`);
+    return 'discover and tools/call: 401 Bearer resource_metadata + scope; metadata served';
+  });
+});
+
+await step("guide: static binding (EntityRouter, jsonRpc, mcp from '/pulse'; handle returns server.handle(ctx)), discovery and a call", async () => {
+  // The guide writes this import as prose; here it is the statement it names.
+  const imports = substitute(SNIPPETS['static-import'], [['Import {', 'import {'], [`from ${NAME}/pulse`, `from '${NAME}/pulse'`]]);
+  writeFileSync(join(GUIDE, 'docs.mjs'), `${imports};
+import { codec } from '${NAME}/pulse';
+
+const tools = new EntityRouter('docs').operation('docs_lookup', {
+  description: 'Returns the title of a page.',
+  input: codec.object({ page: codec.string({ minLength: 1, maxLength: 64 }) }),
+  output: codec.object({ page: codec.string({ maxLength: 64 }), title: codec.string({ maxLength: 128 }) }),
+  handler: (_ctx, input) => ({ page: input.page, title: 'About ' + input.page }),
+});
+
+${SNIPPETS['static-server']};
+
+export default {
+  handle(ctx) {
+    return ${SNIPPETS['static-handle']};
+  },
+};
+`);
+  const r = await inConsumer('guide/static-drive.mjs', `import app from './docs.mjs';
+${CHILD_RPC}
+const send = (request) => app.handle({ request });
+const discover = await rpc(send, 1, 'server/discover', {});
+const call = await rpc(send, 2, 'tools/call', { name: 'docs_lookup', arguments: { page: 'limits' } }, 'docs_lookup');
+process.stdout.write(JSON.stringify({ discover, call }));
+`);
+  const { discover, call } = JSON.parse(r.stdout);
+  need(discover.status === 200 && discover.body?.result?.resultType === 'complete', `discovery: ${discover.status} ${JSON.stringify(discover.body).slice(0, 200)}`);
+  need(isDeepStrictEqual(discover.body.result.capabilities, { tools: { listChanged: false } }), `capabilities ${JSON.stringify(discover.body.result.capabilities)}`);
+  need(isDeepStrictEqual(discover.body.result._meta?.['io.modelcontextprotocol/serverInfo'], { name: 'docs', version: '1' }), `serverInfo ${JSON.stringify(discover.body.result._meta)}`);
+  need(call.status === 200 && call.body?.result?.isError !== true && isDeepStrictEqual(call.body?.result?.structuredContent, { page: 'limits', title: 'About limits' }), `docs_lookup: ${call.status} ${JSON.stringify(call.body).slice(0, 200)}`);
+  return 'serverInfo docs/1, docs_lookup answered';
+});
+
+if (state.backend) await state.backend.p.stop(500);
 
 if (process.argv.includes('--keep')) process.stdout.write(`scratch kept: ${SCRATCH}\n`);
 else rmSync(SCRATCH, { recursive: true, force: true });

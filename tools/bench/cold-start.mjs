@@ -19,15 +19,15 @@ let handler;
 if (which === 'pulse') {
   const { createRequire } = await import('node:module');
   const require = createRequire(import.meta.url);
-  const { createMcpHttpHandler } = require('../../dist/cjs/index.js');
-  const { EntityRouter, codec, toolSource } = require('../../dist/cjs/pulse.js');
+  const { EntityRouter, codec, mcp } = require('../../dist/cjs/pulse.js');
   const router = new EntityRouter('bench').operation('echo', {
     description: 'Echo',
     input: codec.object({ text: codec.string({ maxLength: 64 }) }),
     output: codec.object({ text: codec.string() }),
     handler: (_ctx, { text }) => ({ text }),
   });
-  handler = createMcpHttpHandler({ tools: toolSource(router) });
+  const server = mcp({ router, serverInfo: { name: 'bench', version: '1.0.0' } });
+  handler = { fetch: (request) => server.handle({ request }) };
 } else {
   const { McpServer, createMcpHandler } = await import('@modelcontextprotocol/server');
   const z = await import('zod/v4');

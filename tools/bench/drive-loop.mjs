@@ -11,6 +11,8 @@ import { benchRouter } from './bench-router.mjs';
 const require = createRequire(import.meta.url);
 const dist = resolve(process.env.PULSE_DIST ?? fileURLToPath(new URL('../../dist/cjs', import.meta.url)));
 const { createHostCore, drive } = require(join(dist, 'core', 'driver.js'));
+const { resolveOptions } = require(join(dist, 'options.js'));
+const { toolSource } = require(join(dist, 'router', 'index.js'));
 
 const ROUNDS = 7;
 const PER_ROUND = 20_000;
@@ -23,14 +25,16 @@ let method = 'server/discover';
 let tool;
 if (mode !== 'discover') {
   const pulse = require(join(dist, 'pulse.js'));
-  options.tools = pulse.toolSource(benchRouter(pulse));
+  const { manifest, handlers } = toolSource(benchRouter(pulse));
+  options.tools = { manifest, handlers };
   method = 'tools/call';
   tool = mode === 'js' ? 'echo_js' : 'echo';
 }
 const text = JSON.stringify(tool ? { jsonrpc: '2.0', id: 1, method, params: { name: tool, arguments: { text: 'hello' }, _meta: META } } : { jsonrpc: '2.0', id: 1, method, params: { _meta: META } });
 const body = Buffer.from(text);
 // As Node hands them over: raw header pairs, and reply bodies copied into its buffer pool.
-const host = createHostCore(options, { copyOut: (view) => Buffer.from(view) });
+// Tools are the static binding's (what mcp() builds); discovery alone is the host adapters' default.
+const host = createHostCore(resolveOptions(options, 'host', tool ? 'static' : 'facade'), { copyOut: (view) => Buffer.from(view) });
 const rawHeaders = [
   'Host', '127.0.0.1:3000', 'accept', 'application/json, text/event-stream', 'content-type', 'application/json',
   'mcp-protocol-version', '2026-07-28', 'mcp-method', method, ...(tool ? ['mcp-name', tool] : []),

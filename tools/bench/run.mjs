@@ -265,12 +265,15 @@ function withBefore(cases) {
 }
 
 const BARE = 'bare node:http + JSON.parse';
+/** The static binding's Node listener, `mcp({ router, serverInfo }).nodeListener()`. */
+const STATIC_LISTENER = 'Pulse static binding, Node listener';
 
 function discoverRows() {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
   return serverRows('server/discover over loopback', [
     { name: BARE, script: 'tools/bench/server-bare.mjs', body },
     { name: 'Pulse Node host', script: 'tools/bench/server-pulse.mjs', body, baseline: BARE },
+    { name: STATIC_LISTENER, script: 'tools/bench/server-pulse.mjs', args: ['binding'], body, baseline: ['Pulse Node host', BARE] },
   ]);
 }
 
@@ -284,8 +287,8 @@ function toolsRows() {
   return serverRows('tools/call echo over loopback', [
     { name: BARE, script: 'tools/bench/server-bare.mjs', args: ['tools'], ...call('echo') },
     { name: SDK, script: 'tools/bench/server-sdk.mjs', ...call('echo') },
-    { name: 'Pulse Node host, static tool', script: 'tools/bench/server-pulse.mjs', args: ['tools'], ...call('echo'), baseline: [SDK, BARE] },
-    { name: 'Pulse Node host, JavaScript tool', script: 'tools/bench/server-pulse.mjs', args: ['tools'], ...call('echo_js'), baseline: [SDK, BARE] },
+    { name: `${STATIC_LISTENER}, static tool`, script: 'tools/bench/server-pulse.mjs', args: ['binding'], ...call('echo'), baseline: [SDK, BARE] },
+    { name: `${STATIC_LISTENER}, JavaScript tool`, script: 'tools/bench/server-pulse.mjs', args: ['binding'], ...call('echo_js'), baseline: [SDK, BARE] },
   ]);
 }
 
@@ -345,9 +348,10 @@ const targets = {
   'core on a 64 KiB body (MB/s)': { bound: 300, floor: true, measured: rows.find((r) => r.group === 'validate 64 KiB body' && r.name.startsWith('core (wasm)'))?.value },
   'server/discover, × bare req/s': { bound: 0.75, floor: true, measured: row('Pulse Node host')?.ratio },
   'server/discover, × bare CPU per request': { bound: 1.3, floor: false, measured: cpuRatio('Pulse Node host') },
-  'tools/call static, × bare req/s': { bound: 0.7, floor: true, measured: row('Pulse Node host, static tool')?.ratios[BARE] },
-  'tools/call JavaScript, × bare req/s': { bound: 0.5, floor: true, measured: row('Pulse Node host, JavaScript tool')?.ratios[BARE] },
-  'tools/call static, × official SDK req/s': { bound: 5, floor: true, measured: row('Pulse Node host, static tool')?.ratios[SDK] },
+  'server/discover, static binding Node listener × Node host req/s': { bound: 0.95, floor: true, measured: row(STATIC_LISTENER)?.ratios['Pulse Node host'] },
+  'tools/call static, × bare req/s': { bound: 0.7, floor: true, measured: row(`${STATIC_LISTENER}, static tool`)?.ratios[BARE] },
+  'tools/call JavaScript, × bare req/s': { bound: 0.5, floor: true, measured: row(`${STATIC_LISTENER}, JavaScript tool`)?.ratios[BARE] },
+  'tools/call static, × official SDK req/s': { bound: 5, floor: true, measured: row(`${STATIC_LISTENER}, static tool`)?.ratios[SDK] },
   'catalog-backed tool, × bare two-hop proxy req/s': { bound: 0.5, floor: true, measured: row('Pulse Node host, catalog-backed tool')?.ratio },
   'edge Native main.wasm (bytes)': { bound: 300_000, floor: false, measured: row('Native main.wasm size')?.value },
   'core per request, 32 KiB body, native (µs)': { bound: 100, floor: false, measured: row('head + body + end + reply')?.value },

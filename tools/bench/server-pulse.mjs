@@ -1,5 +1,6 @@
-// Bench server: the Pulse Node host from the built package (PULSE_DIST overrides dist/cjs), on
-// 127.0.0.1 (ephemeral port printed). With argv `tools` it serves the bench router (bench-router.mjs).
+// Bench server from the built package (PULSE_DIST overrides dist/cjs), on 127.0.0.1 (ephemeral port
+// printed). Without argv: the `/node` adapter answering discovery. With argv `binding`: the bench
+// router (bench-router.mjs) through the static binding's Node listener, `mcp(...).nodeListener()`.
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -10,27 +11,19 @@ const require = createRequire(import.meta.url);
 const dist = resolve(process.env.PULSE_DIST ?? fileURLToPath(new URL('../../dist/cjs', import.meta.url)));
 const { createMcpNodeHandler } = require(join(dist, 'node.js'));
 const options = { serverInfo: { name: 'bench', version: '1.0.0' } };
-if (process.argv[2] === 'tools') {
-  const pulse = require(join(dist, 'pulse.js'));
-  options.tools = pulse.toolSource(benchRouter(pulse));
-}
-// `catalog <port>`: `echo` as a catalog-backed tool of the upstream's `/rpc`. `authz <port>`: a
-// static `echo` behind `authorization`, every request introspected at the upstream; `authz-off`:
-// the same tool without it.
+// `catalog <port>`: `echo` as a catalog-backed tool of the upstream's `/rpc`. `authz <port>`: the
+// same tool behind `authorization`, every request introspected at the upstream; `authz-off`: the
+// same tool without it.
 const upstream = `http://127.0.0.1:${process.argv[3]}`;
 if (['catalog', 'authz', 'authz-off'].includes(process.argv[2])) {
-  const { EntityRouter, codec, handlers, toolSource } = require(join(dist, 'pulse.js'));
+  const { EntityRouter, codec, handlers } = require(join(dist, 'pulse.js'));
   const input = codec.object({ text: codec.string({ maxLength: 64 }) });
   const output = codec.object({ text: codec.string() });
   const router = new EntityRouter('bench').operation('echo', { description: 'Echo', input, output, handler: handlers.static({ text: 'hello' }) });
-  if (process.argv[2] === 'catalog') {
-    const { compileRouter } = require(join(dist, 'compiler', 'index.js'));
-    const { routerDefinition } = require(join(dist, 'router', 'router.js'));
-    const { catalog, schemaRegistry } = compileRouter(routerDefinition(router));
-    options.tools = { catalog, schemas: schemaRegistry, routerId: 'bench', target: 'node', endpoint: `${upstream}/rpc` };
-  } else {
-    options.tools = toolSource(router);
-  }
+  const { compileRouter } = require(join(dist, 'compiler', 'index.js'));
+  const { routerDefinition } = require(join(dist, 'router', 'router.js'));
+  const { catalog, schemaRegistry } = compileRouter(routerDefinition(router));
+  options.tools = { catalog, schemas: schemaRegistry, routerId: 'bench', target: 'node-javascript', endpoint: `${upstream}/rpc` };
   if (process.argv[2] === 'authz') {
     options.authorization = {
       resource: 'http://127.0.0.1:1/mcp', issuer: upstream, introspectionEndpoint: `${upstream}/introspect`,
@@ -38,7 +31,14 @@ if (['catalog', 'authz', 'authz-off'].includes(process.argv[2])) {
     };
   }
 }
-const server = http.createServer(createMcpNodeHandler(options));
+let listener;
+if (process.argv[2] === 'binding') {
+  const pulse = require(join(dist, 'pulse.js'));
+  listener = pulse.mcp({ router: benchRouter(pulse), serverInfo: options.serverInfo }).nodeListener();
+} else {
+  listener = createMcpNodeHandler(options);
+}
+const server = http.createServer(listener);
 server.keepAliveTimeout = 30_000;
 server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

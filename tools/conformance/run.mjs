@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // npm run conformance — the official MCP conformance suite, pinned in tools/conformance/package.json
 // (with the Node it needs), against the fixtures in examples/conformance:
-//   node  examples/conformance/server.mjs, the Node host;
-//   edge     the Native build of the same fixtures without JavaScript handlers
-//            (examples/conformance/native.mjs) in the Node Native host (tools/compute-host);
-//   viceroy  the same Native build on Fastly's Viceroy (scripts/viceroy.mjs builds it if missing).
+//   node-javascript  examples/conformance/server.mjs, the Node host;
+//   node-native      the Native build of the same fixtures without JavaScript handlers
+//                    (examples/conformance/native.mjs) in the Node Native host (tools/compute-host);
+//   fastly-native    the same Native build on Fastly's Viceroy (scripts/viceroy.mjs builds it if missing).
 // Counted, per target: every scenario the 2026-07-28 requirements score, plus the pending
 // http-header-validation, http-custom-header-server-validation and json-schema-2020-12. A scenario
 // passes when none of its checks is a FAILURE. Printed but not counted: extensions (tasks). On the
-// edge, a scenario whose fixture needs a JavaScript handler is reported as not applicable. Ends with one line `N passed, N failed`.
-// Flags: --target node|edge|viceroy (default all three). Results: .test-results/conformance/<target>/.
+// Native targets, a scenario whose fixture needs a JavaScript handler is reported as not applicable. Ends with one line `N passed, N failed`.
+// Flags: --target node-javascript|node-native|fastly-native (default all three). Results: .test-results/conformance/<target>/.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,10 +23,10 @@ const ROOT = resolve(HERE, '..', '..');
 const OUT = join(ROOT, '.test-results', 'conformance');
 const REVISION = '2026-07-28';
 const PENDING_COUNTED = ['http-header-validation', 'http-custom-header-server-validation', 'json-schema-2020-12'];
-/** Scenarios that call one fixture tool; on the edge they apply only when that tool is native. */
+/** Scenarios that call one fixture tool; on the Native targets they apply only when that tool is native. */
 const SCENARIO_TOOL = { 'tools-call-error': 'test_error_handling', 'tools-call-with-progress': 'test_tool_with_progress' };
 const SCENARIO_TIMEOUT_MS = 15_000;
-const TARGETS = ['node', 'edge', 'viceroy'];
+const TARGETS = ['node-javascript', 'node-native', 'fastly-native'];
 const SUITE_TIMEOUT_MS = 600_000;
 
 function fail(message) {
@@ -135,10 +135,10 @@ function startNodeServer(port) {
 
 /**
  * Builds the Native binary of the native fixtures for `port` and serves it on `runtime`: the Node
- * Native host (`edge`) or Fastly's Viceroy (`viceroy`).
+ * Native host (`node-native`) or Fastly's Viceroy (`fastly-native`).
  */
 async function startEdge(port, runtime) {
-  const { configFor } = await import('../../scripts/edge-lib.mjs');
+  const { boundRouterConfig } = await import('../../scripts/edge-lib.mjs');
   const { buildNative } = await import('../../scripts/edge-build.mjs');
   const { startHost } = await import('../compute-host/host.mjs');
   const origin = `http://127.0.0.1:${port}`;
@@ -146,7 +146,7 @@ async function startEdge(port, runtime) {
   // local manifest in the work directory, read by the service on every request.
   const secret = { secretStore: 'conformance', key: 'request-state' };
   const overrides = { allowedOrigins: [origin, `http://localhost:${port}`], requestStateKey: secret };
-  const configJson = await configFor(join(ROOT, 'examples', 'conformance', 'native.mjs'), { native: true, overrides });
+  const configJson = await boundRouterConfig(join(ROOT, 'examples', 'conformance', 'native.mjs'), { overrides });
   const work = join(ROOT, 'native', 'target', 'edge-work');
   const wasm = join(work, 'conformance.wasm');
   buildNative(configJson, wasm, join(ROOT, 'native', 'target', 'edge-conformance'));
@@ -158,7 +158,7 @@ async function startEdge(port, runtime) {
     { mode: 0o600 },
   );
   const addr = `127.0.0.1:${port}`;
-  const h = runtime === 'viceroy' ? await (await import('../../scripts/viceroy.mjs')).startViceroy({ wasm, toml, addr }) : await startHost({ wasm, toml, addr, workers: 2 });
+  const h = runtime === 'fastly-native' ? await (await import('../../scripts/viceroy.mjs')).startViceroy({ wasm, toml, addr }) : await startHost({ wasm, toml, addr, workers: 2 });
   return { url: `${h.url}/mcp`, close: () => h.close() };
 }
 
@@ -174,7 +174,7 @@ async function main() {
   let failed = 0;
   for (const target of targets) {
     const port = await freePort();
-    const server = target === 'node' ? await startNodeServer(port) : await startEdge(port, target);
+    const server = target === 'node-javascript' ? await startNodeServer(port) : await startEdge(port, target);
     let results;
     try {
       results = await runSuite(server.url, join(OUT, target));
@@ -184,7 +184,7 @@ async function main() {
     process.stdout.write(`\n== ${target} (${server.url})\n`);
     for (const name of counted) {
       const tool = SCENARIO_TOOL[name];
-      if (target !== 'node' && tool !== undefined && !NATIVE_TOOLS.includes(tool)) {
+      if (target !== 'node-javascript' && tool !== undefined && !NATIVE_TOOLS.includes(tool)) {
         process.stdout.write(`  -  ${name}: not applicable (${tool} has a JavaScript handler, which the Native build does not run)\n`);
         continue;
       }

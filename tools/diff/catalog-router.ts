@@ -35,7 +35,7 @@ export const options = {
     catalog,
     schemas: schemaRegistry,
     routerId: 'diffcatalog',
-    target: 'node',
+    target: 'node-javascript',
     endpoint: `http://127.0.0.1:${ORIGIN_PORT}/rpc`,
     backend: 'origin',
     backendBearerToken: BACKEND_TOKEN,

@@ -9,7 +9,11 @@ import { ROOT, WORK, bundleForNode } from '../../scripts/edge-lib.mjs';
 const externalMjs = {
   name: 'external-mjs',
   setup(build) {
-    build.onResolve({ filter: /\.mjs$/ }, (args) => ({ path: resolve(dirname(args.importer), args.path), external: true }));
+    build.onResolve({ filter: /\.mjs$/ }, (args) => {
+      const path = resolve(dirname(args.importer), args.path);
+      // The edge service is bundled with the sources it imports: one copy of the router code.
+      return path.startsWith(join(ROOT, 'edge') + '/') ? undefined : { path, external: true };
+    });
   },
 };
 

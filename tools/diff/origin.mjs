@@ -86,6 +86,9 @@ export function startOrigin(port, backendToken, authz) {
           res.on('close', () => clearTimeout(t));
           return undefined;
         }
+        case '/stall':
+          // Never answered: the caller's deadline ends the call (the server closes it at the end).
+          return undefined;
         case '/big':
           return send(200, json({ ok: true, path, echo: 'x'.repeat(200) + 'y'.repeat(400) }));
         case '/exact': {

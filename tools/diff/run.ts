@@ -1,15 +1,18 @@
 /**
  * The differential run (`npm run diff`): one corpus, sent over real TCP to every target —
- *   node     http.createServer(createMcpNodeHandler(options))
- *   native   the Fastly Native binary (native/edge) in the Node Native host, one build per profile
- *            (the `example` profile uses the deployed bin/main.wasm when it is current)
- *   viceroy  the same Native binaries on Fastly's Viceroy (scripts/viceroy.mjs builds it if missing)
- *   workerd  createMcpHttpHandler inside workerd (miniflare), the core imported as a WebAssembly.Module
- *   js       the Fastly JavaScript package (bin/js/main.wasm) in the Node Native host, when built
+ *   node-javascript     http.createServer(createMcpNodeHandler(options)): the reference
+ *   node-native         the Native binary (native/edge) in the Node Native host, one build per profile
+ *                       (the `example` profile uses the deployed bin/main.wasm when it is current)
+ *   fastly-native       the same Native binaries on Fastly's Viceroy (scripts/viceroy.mjs builds it if missing)
+ *   workerd-javascript  createMcpHttpHandler inside workerd (miniflare), the core imported as a WebAssembly.Module
+ *   fastly-javascript   the Fastly JavaScript package (bin/js/main.wasm) in the Node Native host, when built
  * — comparing status, content-type, cache-control, allow, www-authenticate and the body bytes.
  * Differences not in tools/diff/allowlist.json (each with a justification) fail the run, and so do a
  * target that does not answer (never agreement, even when another target is silent too) and a
  * target whose build is stale and cannot be rebuilt. `PULSE_TEST_PORT_BASE` moves the backend ports.
+ * Written for reading afterwards: .test-results/diff-observed.json (what each target answered, per
+ * case) and .test-results/diff-evidence.json (per router and operation, the targets that answered
+ * its calls alike with the reference: what `pulse-mcp build --evidence` reads, src/compiler/evidence.ts).
  */
 import { createServer, type Server } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -21,6 +24,7 @@ import net from 'node:net';
 import { encodeRequest, parseResponse, type RawRequest, type RawResponse } from '../../test/support/raw-http';
 import { buildCorpus, type Case } from './corpus';
 import { profileOptions } from './profiles';
+import { staticCases, staticProfiles, type StaticCase } from './static-profiles';
 import { CLOSED_PORT, ORIGIN_PORT } from './backend-router';
 import { BACKEND_TOKEN } from './catalog-router';
 import * as authz from './authz-profile';
@@ -31,8 +35,11 @@ import { startViceroy } from '../../scripts/viceroy.mjs';
 import { freePort } from '../qualify/lib.mjs';
 import { ROOT, WORK, run, nativeSourcesHash, nativeBuildKey, bundleJsEntry, bundleForRuntime } from '../../scripts/edge-lib.mjs';
 import { preinitialize } from '../../scripts/edge-build.mjs';
+import { targetRefusal, type Target } from '../../src/compiler/types';
+import { calledOperation, count, evidenceOf, evidenceReport, type Served } from './evidence';
 
-type Target = 'node' | 'native' | 'viceroy' | 'workerd' | 'js';
+/** Every answer is compared with this target's. */
+const REFERENCE: Target = 'node-javascript';
 /** What a target that did not answer "says": a failure wherever it appears. */
 const NO_RESPONSE = 'no response';
 const FIELDS = ['status', 'content-type', 'cache-control', 'allow', 'www-authenticate', 'body'] as const;
@@ -227,26 +234,33 @@ const short = (s: string) => (s.length > 120 ? `${JSON.stringify(s.slice(0, 117)
 
 async function main() {
   const t0 = performance.now();
-  const corpus = buildCorpus().filter((c) => !only || c.name.includes(only));
-  const options = profileOptions();
+  const date = new Date().toISOString();
+  const corpus = [...buildCorpus(), ...staticCases()].filter((c) => !only || c.name.includes(only));
+  // The static binding's profiles: Node serves the binding's own listener, the Native builds its configuration.
+  const statics = await staticProfiles();
+  const options = { ...profileOptions(), ...Object.fromEntries(Object.entries(statics).map(([p, s]) => [p, s.options])) };
   const profiles = [...new Set(corpus.map((c) => c.profile))];
   for (const p of profiles) if (!(p in options)) throw new Error(`corpus names unknown profile ${p}`);
   const allow: AllowEntry[] = JSON.parse(readFileSync(join(ROOT, 'tools', 'diff', 'allowlist.json'), 'utf8')).entries;
   for (const e of allow) if (typeof e.justification !== 'string' || e.justification.length < 20) throw new Error(`allow-list entry for ${e.case} lacks a justification`);
+  for (const e of allow) for (const t of e.targets) {
+    const refused = targetRefusal(`tools/diff/allowlist.json: ${e.case}: targets`, t);
+    if (refused !== undefined) throw new Error(refused);
+  }
 
   const closers: (() => Promise<void>)[] = [];
   const origin = await startOrigin(ORIGIN_PORT, BACKEND_TOKEN, { client: authz.CLIENT, issuer: authz.ISSUER, resource: authz.RESOURCE, tokens: authz.TOKENS });
   closers.push(origin.close);
   try {
-    // node
+    // node-javascript
     const nodePorts = new Map<string, number>();
     for (const p of profiles) {
       const opts = CORE_OVERRIDE ? { ...options[p], core: readFileSync(CORE_OVERRIDE) } : options[p];
-      const server = createServer(createMcpNodeHandler(opts as never));
+      const server = createServer(statics[p]?.listener ?? createMcpNodeHandler(opts as never));
       nodePorts.set(p, await listen(server));
       closers.push(() => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }));
     }
-    // native
+    // node-native and fastly-native
     mkdirSync(WORK, { recursive: true });
     const toml = join(WORK, 'diff-fastly.toml');
     // One store for every profile: profiles that give the same secret give the same text.
@@ -266,24 +280,28 @@ async function main() {
     const mainWasm = join(ROOT, 'bin', 'main.wasm');
     const mainKey = join(WORK, 'main.build-key');
     const notes: string[] = [];
-    if (CORE_OVERRIDE) notes.push(`node and workerd run the core from PULSE_DIFF_CORE=${CORE_OVERRIDE}, not wasm/pulse_core.wasm`);
+    if (CORE_OVERRIDE) notes.push(`node-javascript and workerd-javascript run the core from PULSE_DIFF_CORE=${CORE_OVERRIDE}, not wasm/pulse_core.wasm`);
     const sources = nativeSourcesHash();
+    /** What each profile serves, read from the configuration the Native build embeds. */
+    const served = new Map<string, Served>();
     for (const p of profiles) {
-      const cfg = resolveOptions(natives.get(p)!.options, 'native').configJson;
+      const cfg = resolveOptions(natives.get(p)!.options, 'native', p in statics ? 'static' : 'facade').configJson;
+      const tools = (JSON.parse(cfg) as { tools?: { routerId: string; catalogHash: string; tools: { name: string }[] } }).tools;
+      if (tools !== undefined) served.set(p, { routerId: tools.routerId, catalogHash: tools.catalogHash, operations: new Set(tools.tools.map((t) => t.name)) });
       let wasm: string;
       const current = () => existsSync(mainWasm) && existsSync(mainKey) && readFileSync(mainKey, 'utf8').trim() === nativeBuildKey(cfg);
       if (p === 'example' && !current()) {
         // The deployed artifact itself is under test: build, pack and validate it (npm run edge:build).
         log('diff: bin/main.wasm missing or stale, running npm run edge:build');
         run(process.execPath, [join(ROOT, 'scripts', 'edge-build.mjs')], { cwd: ROOT });
-        notes.push('native/example: bin/main.wasm rebuilt, packed and validated by npm run edge:build');
+        notes.push('node-native and fastly-native, example: bin/main.wasm rebuilt, packed and validated by npm run edge:build');
       }
       if (p === 'example' && current()) {
         wasm = mainWasm;
-        notes.push('native/example runs the deployed bin/main.wasm');
+        notes.push('node-native and fastly-native, example: the deployed bin/main.wasm');
       } else {
         wasm = nativeBuild(cfg, sources);
-        if (p === 'example') notes.push('native/example: bin/main.wasm does not embed this configuration, a diff build runs instead');
+        if (p === 'example') notes.push('node-native and fastly-native, example: bin/main.wasm does not embed this configuration, a diff build runs instead');
       }
       const h = await startHost({ wasm, toml, addr: '127.0.0.1:0', workers: 2 });
       nativePorts.set(p, h.port);
@@ -295,10 +313,10 @@ async function main() {
       closers.push(() => v.close());
     }
     const buildMs = performance.now() - tb;
-    // workerd
+    // workerd-javascript
     const wd = await startWorkerd();
     closers.push(wd.close);
-    // js (the Fastly JavaScript package serves the deployed router only)
+    // fastly-javascript (the Fastly JavaScript package serves the deployed router only)
     const jsWasm = join(ROOT, 'bin', 'js', 'main.wasm');
     let jsPort: number | undefined;
     const jsKey = join(WORK, 'js.build-key');
@@ -317,11 +335,11 @@ async function main() {
     }
     // A package that exists (or was asked for) but is not current cannot be compared: that fails.
     const jsStale = !jsCurrent && (existsSync(jsWasm) || argv.includes('--with-js'));
-    if (!jsCurrent && !jsStale) notes.push('js: bin/js/main.wasm not built (npm run edge:build:js, or npm run diff -- --with-js), target skipped');
+    if (!jsCurrent && !jsStale) notes.push('fastly-javascript: bin/js/main.wasm not built (npm run edge:build:js, or npm run diff -- --with-js), target skipped');
 
     const portOf = (t: Target, p: string): number | undefined =>
-      t === 'node' ? nodePorts.get(p) : t === 'native' ? nativePorts.get(p) : t === 'viceroy' ? viceroyPorts.get(p) : t === 'workerd' ? wd.port : p === 'example' ? jsPort : undefined;
-    const targets: Target[] = jsPort ? ['node', 'native', 'viceroy', 'workerd', 'js'] : ['node', 'native', 'viceroy', 'workerd'];
+      t === 'node-javascript' ? nodePorts.get(p) : t === 'node-native' ? nativePorts.get(p) : t === 'fastly-native' ? viceroyPorts.get(p) : t === 'workerd-javascript' ? (p in statics ? undefined : wd.port) : p === 'example' ? jsPort : undefined;
+    const targets: Target[] = ['node-javascript', 'node-native', 'fastly-native', 'workerd-javascript', ...(jsPort ? (['fastly-javascript'] as const) : [])];
     const results = new Map<string, Partial<Record<Target, Observed>>>();
     const tr = performance.now();
     // Deadline rows time out on purpose; a few in flight keep the run short without starving timers.
@@ -338,7 +356,7 @@ async function main() {
     mkdirSync(join(ROOT, '.test-results'), { recursive: true });
     writeFileSync(join(ROOT, '.test-results', 'diff-observed.json'), JSON.stringify(Object.fromEntries(results), null, 1));
 
-    // Compare every pair; count each target against the Node host (the reference).
+    // Compare every pair; count each target against the reference.
     const allowed = (c: Case, t: Target, f: Field) => allow.some((e) => e.case === c.name && e.targets.includes(t) && e.fields.includes(f));
     const pairs: [Target, Target][] = [];
     for (let i = 0; i < targets.length; i++) for (let j = i + 1; j < targets.length; j++) pairs.push([targets[i]!, targets[j]!]);
@@ -347,6 +365,7 @@ async function main() {
     let failed = 0;
     const failures: string[] = [];
     const usedAllow = new Set<AllowEntry>();
+    const evidence = evidenceOf(served);
     for (const c of corpus) {
       const got = results.get(c.name)!;
       for (const [a, b] of pairs) {
@@ -358,24 +377,34 @@ async function main() {
         const diff = FIELDS.filter((f) => x[f] !== y[f]);
         const silent = x.status === NO_RESPONSE || y.status === NO_RESPONSE;
         if (!diff.length && !silent) row.agree++;
-        else if (a === 'node' && diff.every((f) => allowed(c, b, f))) row.allowed++;
+        else if (a === REFERENCE && diff.every((f) => allowed(c, b, f))) row.allowed++;
         table.set(`${a} ↔ ${b}`, row);
       }
-      const ref = got.node!;
+      const ref = got[REFERENCE]!;
+      // A row with its answer: the reference gives exactly it (and every other target the reference's).
+      const want = (c as Partial<StaticCase>).expect;
+      if (want && ref.status !== NO_RESPONSE && (ref.status !== String(want.status) || (want.body !== undefined && ref.body !== want.body) || (want.bytes !== undefined && ref.body.length !== want.bytes))) {
+        failed++;
+        failures.push(`  ✗ [${REFERENCE}] ${c.name}\n      expected ${want.status} ${want.body !== undefined ? short(want.body) : `${want.bytes} bytes`}, got ${ref.status} ${short(ref.body)}`);
+      }
+      const call = calledOperation(c, served.get(c.profile));
       if (ref.status === NO_RESPONSE) {
         failed++;
-        failures.push(`  ✗ [node] ${c.name}\n      no response`);
-      }
+        failures.push(`  ✗ [${REFERENCE}] ${c.name}\n      no response`);
+      } else if (call) count(evidence, call, REFERENCE);
       for (const t of targets) {
-        if (t === 'node' || !got[t]) continue;
+        if (t === REFERENCE || !got[t]) continue;
         const o = got[t]!;
         const diff = FIELDS.filter((f) => o[f] !== ref[f]);
         const bad = o.status === NO_RESPONSE ? ['status' as const] : diff.filter((f) => !allowed(c, t, f));
         for (const e of allow) if (e.case === c.name && e.targets.includes(t) && diff.some((f) => e.fields.includes(f))) usedAllow.add(e);
         if (bad.length) {
           failed++;
-          failures.push(`  ✗ [${t}] ${c.name}\n${bad.map((f) => `      ${f}: node=${short(ref[f])} ${t}=${short(o[f])}`).join('\n')}`);
-        } else passed++;
+          failures.push(`  ✗ [${t}] ${c.name}\n${bad.map((f) => `      ${f}: ${REFERENCE}=${short(ref[f])} ${t}=${short(o[f])}`).join('\n')}`);
+        } else {
+          passed++;
+          if (call) count(evidence, call, t);
+        }
       }
     }
 
@@ -383,21 +412,22 @@ async function main() {
     for (const n of notes) log(`note: ${n}`);
     log('');
     log('agreement per target pair (all compared fields identical / requests both answered; allowed = listed differences)');
-    for (const [k, v] of table) log(`  ${k.padEnd(18)} ${String(v.agree).padStart(4)} / ${String(v.total).padEnd(4)} agree${v.allowed ? `, ${v.allowed} allowed` : ''}`);
+    for (const [k, v] of table) log(`  ${k.padEnd(38)} ${String(v.agree).padStart(4)} / ${String(v.total).padEnd(4)} agree${v.allowed ? `, ${v.allowed} allowed` : ''}`);
     if (verbose) for (const c of corpus) log(`  ${c.name}: ${targets.map((t) => `${t}=${results.get(c.name)![t]?.status ?? '-'}`).join(' ')}`);
     const unused = allow.filter((e) => !usedAllow.has(e) && corpus.some((c) => c.name === e.case));
     for (const e of unused) log(`note: allow-list entry not needed any more: ${e.case} [${e.targets.join(', ')}]`);
     if (jsStale) {
       failed++;
-      failures.push('  ✗ [js] bin/js/main.wasm is stale and could not be rebuilt: the target was not compared');
+      failures.push('  ✗ [fastly-javascript] bin/js/main.wasm is stale and could not be rebuilt: the target was not compared');
     }
+    writeFileSync(join(ROOT, '.test-results', 'diff-evidence.json'), `${JSON.stringify(evidenceReport(date, evidence), null, 1)}\n`);
     if (failures.length) {
       log('');
       log('differences not in tools/diff/allowlist.json:');
       for (const f of failures) log(f);
     }
     log('');
-    log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s; the last line counts requests × targets compared with the Node host`);
+    log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s; the last line counts requests × targets compared with ${REFERENCE}`);
     log(`${passed} passed, ${failed} failed`);
     process.exitCode = failed ? 1 : 0;
   } finally {

@@ -39,6 +39,7 @@ export const router = new EntityRouter('diffsurface')
 
 export const options = {
   serverInfo: { name: 'diff-surface', version: '1' },
+  contentBlocks: true,
   // A fixed key: every target must seal alike; the state itself varies with time and is masked.
   requestStateKey: 'diff-surface-request-state-key-0123456789',
   serverCard: true,

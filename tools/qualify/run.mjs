@@ -488,14 +488,15 @@ async function qualifyBlock(S, { command, token, timeoutMs, home, reference, ver
  */
 async function ensureEdgeBinaries() {
   const lib = await import('../../scripts/edge-lib.mjs');
-  const router = path.join(ROOT, 'edge', 'router.ts');
+  // The deployed service, read (not run) once for both variants.
+  const service = await lib.edgeService(path.join(ROOT, 'edge', 'context.mjs'));
   const variants = [
     { name: 'main', wasm: path.join(ROOT, 'bin', 'main.wasm'), key: path.join(lib.WORK, 'main.build-key'), overrides: {} },
     { name: 'legacy', wasm: path.join(ROOT, 'bin', 'main-legacy.wasm'), key: path.join(lib.WORK, 'main-legacy.build-key'), overrides: { legacyProtocol: LEGACY } },
   ];
   const state = async (v) => {
     if (!fs.existsSync(v.wasm)) return 'missing';
-    const want = lib.nativeBuildKey(await lib.configFor(router, { native: true, overrides: v.overrides }));
+    const want = lib.nativeBuildKey(service.config(v.overrides));
     const have = fs.existsSync(v.key) ? fs.readFileSync(v.key, 'utf8').trim() : null;
     return have === want ? 'current' : 'stale';
   };

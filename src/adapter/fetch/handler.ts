@@ -4,7 +4,7 @@
  */
 import { internalError, type HeaderPair, type RespondAction } from '../../core/engine';
 import { createHostCore, drive, type BodySource, type Departure, type HostCore, type ReadResult, type StreamSink } from '../../core/driver';
-import type { McpHttpOptions } from '../../options';
+import { resolveOptions, type McpHttpOptions } from '../../options';
 
 export interface McpHttpHandler {
   fetch(request: Request): Promise<Response>;
@@ -56,15 +56,17 @@ function toResponse(action: RespondAction): Response {
   return new Response(body, { status: action.status, headers: headers as [string, string][] });
 }
 
+/** The root adapter: a Fetch handler in front of catalog artifacts (the host facade). */
 export function createMcpHttpHandler(options?: McpHttpOptions): McpHttpHandler {
-  const host = createHostCore(options);
+  const host = createHostCore(resolveOptions(options));
   return { fetch: (request: Request) => serveFetch(host, request) };
 }
 
 /**
- * One Fetch request through `host` (shared by every Fetch-facing binding, e.g. `jsonRpc`). A reply
- * the core streams (handler progress) is returned as soon as its first event exists; the driver
- * keeps writing into it and closes it with the final response.
+ * One Fetch request through `host` (shared by every Fetch-facing binding: the root adapter, `mcp()`,
+ * `jsonRpc`). A reply the core streams (progress of a static binding's handler, where switched on)
+ * is returned as soon as its first event exists; the driver keeps writing into it and closes it with
+ * the final response.
  */
 export async function serveFetch(host: HostCore, request: Request): Promise<Response> {
   const { departure, detach } = departureOf(request.signal);

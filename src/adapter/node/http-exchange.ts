@@ -5,9 +5,9 @@
  * `node:http` never follows a redirect and adds only framing headers (host, connection,
  * content-length); no compression is asked for.
  */
-import http from 'node:http';
-import https from 'node:https';
+import type * as http from 'node:http';
 import type { HttpExchange, HttpResult } from '../../core/driver';
+import type { NodeModules } from './listener';
 
 /** Distinct effect URLs remembered parsed; they are fixed by the configuration, so few. */
 const MAX_TARGETS = 64;
@@ -18,8 +18,8 @@ interface Target {
 }
 
 /** An exchange with its own keep-alive agents (their idle sockets never keep the process alive). */
-export function nodeExchange(): HttpExchange {
-  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+export function nodeExchange(node: NodeModules): HttpExchange {
+  const agents = { http: new node.http.Agent({ keepAlive: true }), https: new node.https.Agent({ keepAlive: true }) };
   const targets = new Map<string, Target | undefined>();
   const targetOf = (text: string): Target | undefined => {
     if (targets.has(text)) return targets.get(text);
@@ -49,7 +49,7 @@ export function nodeExchange(): HttpExchange {
       const headers: Record<string, string> = {};
       for (const [name, value] of effect.headers) headers[name] = value;
       if (effect.body !== undefined) headers['content-length'] = String(Buffer.byteLength(effect.body));
-      const request = (target.https ? https : http).request({ ...target.options, method: effect.method, headers });
+      const request = (target.https ? node.https : node.http).request({ ...target.options, method: effect.method, headers });
       // A listener, not an AbortSignal: most exchanges are never abandoned.
       cancellation.addEventListener('abort', () => {
         request.destroy();

@@ -1,5 +1,5 @@
 // 500 concurrent connections: tools/call `echo` on the bare server, the official SDK server and the
-// Pulse Node host (static tool), each in its own process; req/s, latency and the server's peak RSS.
+// Pulse static binding's Node listener (static tool), each in its own process; req/s, latency and the server's peak RSS.
 import { join } from 'node:path';
 
 const CONNECTIONS = 500;
@@ -13,7 +13,7 @@ export async function rows({ root, startServer, loadTest, meta, headers }) {
   const cases = [
     { name: bare, script: 'tools/bench/server-bare.mjs', args: ['tools'] },
     { name: sdk, script: 'tools/bench/server-sdk.mjs', args: [] },
-    { name: 'Pulse Node host, static tool', script: 'tools/bench/server-pulse.mjs', args: ['tools'], baseline: [sdk, bare] },
+    { name: 'Pulse static binding, Node listener, static tool', script: 'tools/bench/server-pulse.mjs', args: ['binding'], baseline: [sdk, bare] },
   ];
   const out = [];
   for (const c of cases) {

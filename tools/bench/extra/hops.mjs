@@ -24,10 +24,10 @@ export async function rows({ root, startServer, loadTest, meta, headers }) {
     const proxy = 'bare two-hop proxy (node:http server and client)';
     await measure(hops, proxy, 'tools/bench/server-proxy.mjs', [String(upstream.port)]);
     await measure(hops, 'Pulse Node host, catalog-backed tool', 'tools/bench/server-pulse.mjs', ['catalog', String(upstream.port)], {}, proxy);
-    const authz = 'tools/call static, authorized (introspection per request)';
-    const plain = 'Pulse Node host, static tool, no authorization';
+    const authz = 'tools/call catalog-backed, authorized (introspection per request)';
+    const plain = 'Pulse Node host, catalog-backed tool, no authorization';
     await measure(authz, plain, 'tools/bench/server-pulse.mjs', ['authz-off', String(upstream.port)]);
-    await measure(authz, 'Pulse Node host, static tool, authorization', 'tools/bench/server-pulse.mjs', ['authz', String(upstream.port)], { authorization: 'Bearer bench-token' }, plain);
+    await measure(authz, 'Pulse Node host, catalog-backed tool, authorization', 'tools/bench/server-pulse.mjs', ['authz', String(upstream.port)], { authorization: 'Bearer bench-token' }, plain);
   } finally {
     await upstream.stop();
   }

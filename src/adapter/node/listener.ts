@@ -1,0 +1,287 @@
+/**
+ * The Node request listener both Node bindings serve through (the `/node` adapter and the static
+ * binding's `nodeListener()`). Node's own HTTP parser handles the head; the core counts and judges
+ * the body as it streams. Node's modules are handed in, never imported here, so `/pulse` stays
+ * loadable on runtimes without them.
+ */
+import type * as NodeHttp from 'node:http';
+import type * as NodeHttps from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EventEmitter } from 'node:events';
+import type { Duplex } from 'node:stream';
+import { internalError, type HostFault, type RespondAction } from '../../core/engine';
+import { nodeExchange } from './http-exchange';
+import { createHostCore, drive, type BodySource, type Departure, type HostCore, type HostIo, type ReadResult, type StreamSink } from '../../core/driver';
+import type { ResolvedOptions } from '../../options';
+
+/** The Node modules a listener uses. */
+export interface NodeModules {
+  readonly http: typeof NodeHttp;
+  readonly https: typeof NodeHttps;
+}
+
+/**
+ * An `http.createServer` request listener. `clientError` answers what Node's own HTTP parser refuses
+ * (an interrupted body, malformed framing, an oversized head) with the core's fixed replies; the
+ * listener attaches it to its server on the first request, and a server that may see such a fault
+ * before any request should attach it itself: `server.on('clientError', handler.clientError)`.
+ */
+export interface McpNodeHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  readonly clientError: (err: Error & { code?: string }, socket: Duplex) => void;
+}
+
+/**
+ * Lingering close after an early answer: the reply and a FIN go out, then unread input is read and
+ * discarded for at most this long and at most a small multiple of the request limit (never over
+ * 1 MiB), so the client's TCP stack does not receive a reset (which can discard the reply) while it
+ * is still sending. Never an unbounded drain.
+ */
+const LINGER_MS = 2000;
+const LINGER_FACTOR = 4;
+const LINGER_CAP = 1024 * 1024;
+
+/** Node parser errors and the fault the core answers for each; others are malformed framing. */
+const FAULTS: Readonly<Record<string, HostFault>> = {
+  HPE_HEADER_OVERFLOW: 'headTooLarge',
+  // The connection ended (or timed out) before the declared body did.
+  HPE_INVALID_EOF_STATE: 'bodyInterrupted',
+  ERR_HTTP_REQUEST_TIMEOUT: 'bodyInterrupted',
+};
+
+const DONE: ReadResult = { done: true };
+const FAILED: ReadResult = { error: true };
+
+/**
+ * Pull adapter over 'data' events. Chunks wait for their reader up to `maxQueued` bytes (the
+ * request limit, which the core enforces anyway); past that the stream is paused until read. A
+ * class: its methods are shared, only the three listeners are made per request.
+ */
+class NodeBody implements BodySource {
+  readonly #req: IncomingMessage;
+  readonly #maxQueued: number;
+  readonly #queue: Uint8Array[] = [];
+  #queued = 0;
+  /** The declared Content-Length, or -1 (chunked or absent). */
+  readonly #declared: number;
+  #received = 0;
+  #final: ReadResult | undefined;
+  #waiter: ((r: ReadResult) => void) | undefined;
+  #cancelled = false;
+
+  constructor(req: IncomingMessage, maxQueued: number) {
+    this.#req = req;
+    this.#maxQueued = maxQueued;
+    const length = req.headers['content-length'];
+    this.#declared = length === undefined || req.headers['transfer-encoding'] !== undefined ? -1 : Number(length);
+    req.on('data', (chunk: Buffer) => {
+      if (this.#cancelled) return;
+      this.#received += chunk.length;
+      if (this.#waiter !== undefined) this.#deliver({ done: false, chunk });
+      else {
+        this.#queue.push(chunk);
+        this.#queued += chunk.length;
+        if (this.#queued > this.#maxQueued) req.pause();
+      }
+    });
+    req.on('end', () => {
+      this.#final ??= DONE;
+      this.#deliver(this.#final);
+    });
+    req.on('error', () => {
+      this.#final = FAILED;
+      this.#deliver(this.#final);
+    });
+  }
+
+  #deliver(r: ReadResult): void {
+    const w = this.#waiter;
+    this.#waiter = undefined;
+    w?.(r);
+  }
+
+  poll(): ReadResult | undefined {
+    const next = this.#queue.shift();
+    if (next !== undefined) {
+      this.#queued -= next.length;
+      if (this.#queued <= this.#maxQueued && this.#final === undefined && this.#req.isPaused()) this.#req.resume();
+      return { done: false, chunk: next };
+    }
+    // Every declared byte was handed over: Node's parser framed the message by its Content-Length
+    // and already completed it, so its end needs no wait for the stream's 'end' event.
+    return this.#final ?? (this.#received === this.#declared ? DONE : undefined);
+  }
+
+  read(): Promise<ReadResult> {
+    const ready = this.poll();
+    if (ready !== undefined) return Promise.resolve(ready);
+    return new Promise((resolve) => {
+      this.#waiter = resolve;
+      if (this.#req.isPaused()) this.#req.resume();
+    });
+  }
+
+  cancel(): void {
+    // Stop reading; never drain what the client still sends.
+    this.#cancelled = true;
+    this.#req.pause();
+    this.#queue.length = 0;
+  }
+}
+
+/** Where a streamed reply (a handler's progress) is written. */
+class NodeSink implements StreamSink {
+  readonly #res: ServerResponse;
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+
+  start(head: RespondAction): void {
+    const flat: string[] = [];
+    for (const [name, value] of head.headers) flat.push(name, value);
+    this.#res.writeHead(head.status, flat);
+    this.#res.write(head.body);
+  }
+
+  write(bytes: Uint8Array): void {
+    this.#res.write(bytes);
+  }
+}
+
+/**
+ * The client going away before the reply finished. Its promise is made only when the driver waits
+ * (most requests never do); a class, since an object literal with an accessor takes V8's slow path.
+ */
+class NodeDeparture implements Departure {
+  gone = false;
+  #promise: Promise<void> | undefined;
+  #resolve: (() => void) | undefined;
+
+  constructor(res: ServerResponse) {
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      this.gone = true;
+      this.#resolve?.();
+    });
+  }
+
+  get promise(): Promise<void> {
+    this.#promise ??= this.gone ? Promise.resolve() : new Promise<void>((r) => (this.#resolve = r));
+    return this.#promise;
+  }
+}
+
+/**
+ * Reads and discards what the client still sends, within the linger bounds, then closes. Bytes are
+ * counted on the socket: Node stops handing a finished request's body to its listeners.
+ */
+function linger(socket: Duplex & { bytesRead?: number }, maxBytes: number): void {
+  // Node ends a `connection: close` socket after the reply and destroys it once the FIN is out;
+  // keep only the read side open a little longer (listener added by socket.destroySoon()).
+  socket.removeListener('finish', (socket as Duplex & { destroy(): void }).destroy);
+  if (!socket.writableEnded) socket.end();
+  const start = socket.bytesRead ?? 0;
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.on('data', () => {
+    if ((socket.bytesRead ?? 0) - start > maxBytes) socket.destroy();
+  });
+  socket.resume();
+}
+
+/** The linger drain bound for a request limit. */
+function lingerBytes(requestBytes: number): number {
+  return Math.min(LINGER_FACTOR * requestBytes, LINGER_CAP);
+}
+
+/** The request target as the core reads it: an absolute-form target becomes its path and query. */
+function originForm(target: string): string {
+  if (target.startsWith('/') || !/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return target;
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return target;
+  }
+}
+
+/** The head and body of a reply record as HTTP/1.1 bytes, for a socket with no response object. */
+function rawReply(action: RespondAction, reasons: NodeModules['http']['STATUS_CODES']): Buffer {
+  let head = `HTTP/1.1 ${action.status} ${reasons[action.status] ?? ''}\r\n`;
+  for (const [name, value] of action.headers) head += `${name}: ${value}\r\n`;
+  head += `content-length: ${action.body.length}\r\nconnection: close\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), action.body]);
+}
+
+
+function send(req: IncomingMessage, res: ServerResponse, action: RespondAction, close: boolean, lingerMax: number): void {
+  if (res.headersSent || res.destroyed) return;
+  const flat: string[] = [];
+  let hasLength = false;
+  // The core writes header names in lower case.
+  for (const [name, value] of action.headers) {
+    if (name === 'content-length') hasLength = true;
+    flat.push(name, value);
+  }
+  if (!hasLength) flat.push('content-length', String(action.body.length));
+  if (close) {
+    req.pause();
+    flat.push('connection', 'close');
+    res.on('finish', () => linger(req.socket, lingerMax));
+  }
+  res.writeHead(action.status, flat);
+  res.end(action.body.length > 0 ? action.body : undefined);
+}
+
+/** How Node performs effects and takes reply bytes (into Node's buffer pool). */
+export function nodeIo(node: NodeModules): HostIo {
+  return { exchange: nodeExchange(node), copyOut: (view) => Buffer.from(view) };
+}
+
+/** The request listener of a snapshotted configuration; throws `PulseConfigError`. */
+export function createNodeListener(resolved: ResolvedOptions, node: NodeModules): McpNodeHandler {
+  return nodeListener(createHostCore(resolved, nodeIo(node)), node);
+}
+
+/** The request listener over a built host core (its engine may serve other bindings too). */
+export function nodeListener(host: HostCore, node: NodeModules): McpNodeHandler {
+  const lingerMax = lingerBytes(host.requestBytes);
+  const attached = new WeakSet<EventEmitter>();
+
+  const clientError = (err: Error & { code?: string }, socket: Duplex): void => {
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    // A client gone, or a reply already on its way: nothing can be said on this socket any more.
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
+    const reply = host.engine.fault(FAULTS[err.code ?? ''] ?? 'malformedFraming');
+    socket.write(rawReply(reply, node.http.STATUS_CODES));
+    linger(socket, lingerMax);
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const server = (req.socket as { server?: EventEmitter }).server;
+    if (server !== undefined && !attached.has(server)) {
+      attached.add(server);
+      if (!server.listeners('clientError').includes(clientError)) server.on('clientError', clientError);
+    }
+    const head = { method: req.method ?? '', target: originForm(req.url ?? ''), headers: req.rawHeaders };
+    drive(host, head, new NodeBody(req, host.requestBytes), new NodeDeparture(res), new NodeSink(res)).then(
+      (outcome) => {
+        if (outcome.streamed) {
+          res.end(outcome.response.body);
+          return;
+        }
+        // Unread input left on the connection must never be drained: close instead. A request
+        // Node already received completely (no body, or all of it buffered) needs no close.
+        const close = !req.complete && (outcome.response.close || !outcome.bodyComplete);
+        if (!outcome.gone) send(req, res, outcome.response, close, lingerMax);
+      },
+      () => (res.headersSent ? res.destroy() : send(req, res, internalError(), true, lingerMax)),
+    );
+  };
+  return Object.assign(handler, { clientError });
+}
