@@ -209,21 +209,20 @@ function facadeService(path, shown) {
  * options of its mcp() binding), evaluated: for fixtures that build their declarations with their
  * own functions, which the lowerer refuses to read (examples/conformance/native.mjs). The deployed
  * service never comes this way. The binding's ceilings are applied as for a built binding
- * (builtBindingOptions); `overrides` replace options. A JavaScript handler fails closed.
+ * (staticOptions); `overrides` replace options. A JavaScript handler fails closed.
  */
 export async function boundRouterConfig(module, { overrides = {} } = {}) {
   const source = [
     `import * as served from ${JSON.stringify(resolve(module))};`,
     `import { compileRouter } from ${JSON.stringify(join(ROOT, 'src', 'compiler'))};`,
-    `import { builtBindingOptions } from ${JSON.stringify(join(ROOT, 'src', 'compiler', 'lower'))};`,
+    `import { staticOptions } from ${JSON.stringify(join(ROOT, 'src', 'router', 'bind'))};`,
     `import { resolveOptions } from ${JSON.stringify(join(ROOT, 'src', 'options'))};`,
     `import { assertNativeEligible } from ${JSON.stringify(join(ROOT, 'src', 'router'))};`,
     `import { routerDefinition } from ${JSON.stringify(join(ROOT, 'src', 'router', 'router'))};`,
     'export function configJson(overrides) {',
     '  assertNativeEligible(served.router);',
-    '  const { serverInfo, legacyProtocol, limits, ...beyond } = { ...served.options, ...overrides };',
     '  const manifest = compileRouter(routerDefinition(served.router)).manifest;',
-    "  return resolveOptions({ ...builtBindingOptions({ serverInfo, legacyProtocol, limits }), ...beyond, tools: { manifest } }, 'native', 'static').configJson;",
+    "  return resolveOptions({ ...staticOptions({ ...served.options, ...overrides }), tools: { manifest } }, 'native', 'static').configJson;",
     '}',
   ].join('\n');
   return withStub('bound', source, (lib) => {

@@ -19,7 +19,8 @@ import { createRequire } from 'node:module';
 import type * as TS from 'typescript';
 import { artifactFiles, compileRouter, ManifestError, TARGETS, targetRefusal, type CompiledRouter, type Target } from './index';
 import { operationEvidence } from './evidence';
-import { builtBindingOptions, lowerRouter, type DeclaredBinding } from './lower';
+import { lowerRouter, type DeclaredBinding } from './lower';
+import { staticOptions } from '../router/bind';
 import { createHostCore } from '../core/driver';
 import { resolveOptions } from '../options';
 import type { McpLimits } from '../limits';
@@ -198,7 +199,7 @@ function build(args: CommandArgs): void {
  */
 function nativeBinding(binding: DeclaredBinding | undefined, target: Target | undefined, compiled: CompiledRouter, manifestFile: string): Record<string, string> {
   if (binding === undefined || target === undefined || !target.endsWith('-native')) return {};
-  const options = builtBindingOptions(binding);
+  const options = staticOptions({ ...binding });
   createHostCore(resolveOptions({ ...options, tools: { manifest: compiled.manifest } }, 'native', 'static'));
   const file = { formatVersion: 1, kind: 'pulse.mcp-binding', routerId: compiled.catalog.routerId, catalogHash: compiled.catalog.hash, options };
   return { 'manifest.json': manifestFile, 'mcp-binding.json': `${JSON.stringify(file, null, 2)}\n` };

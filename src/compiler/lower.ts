@@ -5,7 +5,7 @@
  * itself (`new EntityRouter`, `.operation`, `codec.*`, `handlers.*`), which are run with those
  * static values to build the same definition the module would build. An exported `mcp({...})` binding
  * is read, never made: the router it binds is the one built, with its serverInfo, legacyProtocol and
- * limits (builtBindingOptions puts the static ceilings over them). A JavaScript handler is never
+ * limits (staticOptions of the binding puts the static ceilings over them). A JavaScript handler is never
  * called: it becomes a placeholder, and its body is only scanned for the context capabilities it
  * uses, for the maintainer's inspection artifact. Anything else (a computed name, a spread, a call
  * of the module's own functions, a codec built in a loop) fails with file:line:column and what to
@@ -20,7 +20,6 @@ import type * as TS from 'typescript';
 import { codec, EntityRouter } from '../router';
 import { handlers } from '../handlers';
 import { routerDefinition } from '../router/router';
-import { staticLimits } from '../router/bind';
 import type { HandlerDefinition, RouterDefinition } from '../router/definition';
 import { ManifestError } from './errors';
 import { eligibleTargets, targetRefusal, type Target } from './types';
@@ -59,7 +58,7 @@ export interface Lowered {
   readonly binding?: DeclaredBinding;
 }
 
-/** The static binding's options a build reads, each a static value; judged by builtBindingOptions and the core. */
+/** The static binding's options a build reads, each a static value; judged by staticOptions and the core. */
 export interface DeclaredBinding {
   readonly serverInfo?: unknown;
   readonly legacyProtocol?: unknown;
@@ -73,16 +72,6 @@ class BindingDeclaration {
   ) {}
 }
 
-/**
- * The host options of a built static binding, in the order mcp() gives them: exact `POST /mcp`, no
- * allowed Origin (every Origin refused), the static ceilings lowered by the declared limits
- * (staticLimits refuses a raise, as mcp() does).
- */
-export function builtBindingOptions(binding: DeclaredBinding): Record<string, unknown> {
-  const out: Record<string, unknown> = { path: '/mcp', limits: staticLimits(binding.limits), serverInfo: binding.serverInfo };
-  if (binding.legacyProtocol !== undefined) out.legacyProtocol = binding.legacyProtocol;
-  return out;
-}
 
 class Undecidable extends Error {
   constructor(

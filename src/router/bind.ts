@@ -174,7 +174,7 @@ function configFail(message: string): never {
  * The static ceilings with the caller's limits over them. Only the binding knows its ceilings, so it
  * refuses a raise; everything else about a limit (integer, range, unknown key) is the core's call.
  */
-export function staticLimits(v: unknown): unknown {
+function staticLimits(v: unknown): unknown {
   const out: Record<string, unknown> = { ...STATIC_LIMITS };
   if (v === undefined || v === null) return out;
   if (!isRecord(v)) return v;
@@ -201,6 +201,22 @@ function nodeModules(): NodeModules {
 }
 
 /**
+ * The host options of a static binding from `mcp()`'s options (its router and the runtime's
+ * services aside): exact `POST /mcp`, the static ceilings lowered by `limits`, every other option as
+ * given for the core to judge. One rule for `mcp()`, for the Native build of a binding the lowerer
+ * read, and for the project's tooling; throws `PulseConfigError` naming the option.
+ */
+export function staticOptions(o: Record<string, unknown>): Record<string, unknown> {
+  for (const key of Object.keys(o)) {
+    if (o[key] === undefined || key === 'router' || key === 'limits' || RUNTIME_KEYS.includes(key) || CORE_KEYS.includes(key)) continue;
+    configFail(NOT_STATIC[key] ?? `options: unknown key ${JSON.stringify(key)}`);
+  }
+  const out: Record<string, unknown> = { path: '/mcp', limits: staticLimits(o.limits) };
+  for (const key of CORE_KEYS) if (o[key] !== undefined) out[key] = o[key];
+  return out;
+}
+
+/**
  * The static MCP binding: exact `POST /mcp`, every `Origin` refused, the static limits, the router
  * as the only tool source. Built once at module level; `handle(ctx)` serves one Fetch request and
  * `nodeListener()` serves Node. Throws `PulseConfigError` naming the option.
@@ -208,17 +224,12 @@ function nodeModules(): NodeModules {
 export function mcp(options: McpBindingOptions): McpBinding {
   const o: unknown = options;
   if (!isRecord(o)) configFail('options: must be a plain object');
-  for (const key of Object.keys(o)) {
-    if (o[key] === undefined || key === 'router' || key === 'limits' || RUNTIME_KEYS.includes(key) || CORE_KEYS.includes(key)) continue;
-    configFail(NOT_STATIC[key] ?? `options: unknown key ${JSON.stringify(key)}`);
-  }
+  const given = staticOptions(o);
   if (!isEntityRouter(o.router)) configFail('router: must be an EntityRouter (new EntityRouter(id))');
   const core = o.core as McpCoreSource | undefined;
   const tools = toolSource(o.router, { ...contextOptions(o, () => configFail('secrets, kv, log: secrets and log must be functions, kv a store with get, put and delete')), ...(core === undefined ? {} : { core }) });
-  const given: Record<string, unknown> = { path: '/mcp', limits: staticLimits(o.limits), core, tools: { manifest: tools.manifest, handlers: tools.handlers } };
-  for (const key of CORE_KEYS) given[key] = o[key];
   // serverInfo, the limits and every option beyond the documents are judged by the core.
-  const resolved = resolveOptions(given, 'host', 'static');
+  const resolved = resolveOptions({ ...given, core, tools: { manifest: tools.manifest, handlers: tools.handlers } }, 'host', 'static');
   // On Node, reply bytes go straight into Node's buffer pool; a Response takes them as they are.
   const nodeBuffer = (globalThis as { Buffer?: { from(view: Uint8Array): Uint8Array } }).Buffer;
   const host = createHostCore(resolved, nodeBuffer === undefined ? {} : { copyOut: (view) => nodeBuffer.from(view) });

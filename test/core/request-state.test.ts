@@ -13,7 +13,7 @@ import { META, modernHeaders, SERVER_INFO } from '../support/fixtures';
 const SEED = Number(process.env.PULSE_PROPERTY_SEED ?? 20261203) || undefined;
 const RUNS = Number(process.env.PULSE_PROPERTY_RUNS ?? 150);
 
-const ASK = { user_name: { method: 'elicitation/create', params: { mode: 'form', message: 'Name?', requestedSchema: { type: 'object' } } } };
+const ASK = { user_name: { method: 'elicitation/create', params: { mode: 'form', message: 'Name?', requestedSchema: { type: 'object' } } } } as const;
 
 /** A content tool with one round of input, served by the static binding sealed with `key`. */
 function sealedServer(key: string): FetchHandler {

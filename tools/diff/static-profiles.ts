@@ -13,7 +13,7 @@
  * And the rows holding these services to the ceilings, each with its exact answer.
  */
 import { compileRouter } from '../../src/compiler';
-import { builtBindingOptions } from '../../src/compiler/lower';
+import { staticOptions } from '../../src/router/bind';
 import { mcp, STATIC_LIMITS, type EntityRouter, type McpNodeHandler } from '../../src/pulse';
 import { routerDefinition } from '../../src/router/router';
 import { envelope, modernHeaders, META } from '../../test/support/fixtures';
@@ -38,8 +38,7 @@ export interface StaticCase extends Case {
 
 /** The Native configuration's input for a router bound with `binding`, as the build makes it. */
 function nativeOptions(router: EntityRouter, binding: Record<string, unknown>): Record<string, unknown> {
-  const { serverInfo, legacyProtocol, limits, ...beyond } = binding;
-  return { ...builtBindingOptions({ serverInfo, legacyProtocol, limits }), ...beyond, tools: { manifest: compileRouter(routerDefinition(router)).manifest } };
+  return { ...staticOptions(binding), tools: { manifest: compileRouter(routerDefinition(router)).manifest } };
 }
 
 function bound(router: EntityRouter, binding: Record<string, unknown>): StaticProfile {
