@@ -23,8 +23,8 @@ export interface McpHandlerContext {
    */
   readonly inputResponses?: Readonly<Record<string, unknown>>;
   /**
-   * Reports progress to a client that asked for it (`_meta.progressToken`): the reply becomes a
-   * bounded event stream. Absent when the client did not ask or the host cannot stream.
+   * Reports progress to a client that asked for it (`_meta.progressToken`), when the static binding
+   * was made with `progress: true`: the reply becomes a bounded event stream. Absent otherwise.
    */
   readonly progress?: (progress: number, total?: number, message?: string) => void;
 }

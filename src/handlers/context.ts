@@ -68,7 +68,8 @@ export interface HandlerContext {
    */
   readonly inputResponses: Readonly<Record<string, unknown>>;
   /**
-   * Reports progress when the client asked for it (`_meta.progressToken`); otherwise does nothing.
+   * Reports progress when the client asked for it (`_meta.progressToken`) and the binding was made
+   * with `progress: true`; otherwise does nothing.
    * The core bounds the reports (at most 32, strictly increasing) and drops the rest.
    */
   progress(progress: number, total?: number, message?: string): void;

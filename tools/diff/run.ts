@@ -1,10 +1,13 @@
 /**
  * The differential run (`npm run diff`): one corpus, sent over real TCP to every target —
- *   node-javascript     http.createServer(createMcpNodeHandler(options)): the reference
+ *   node-javascript     http.createServer(createMcpNodeHandler(options)), or a static binding's own
+ *                       nodeListener(): the reference
  *   node-native         the Native binary (native/edge) in the Node Native host, one build per profile
  *                       (the `example` profile uses the deployed bin/main.wasm when it is current)
  *   fastly-native       the same Native binaries on Fastly's Viceroy (scripts/viceroy.mjs builds it if missing)
- *   workerd-javascript  createMcpHttpHandler inside workerd (miniflare), the core imported as a WebAssembly.Module
+ *   workerd-javascript  inside workerd (miniflare), the core imported as a WebAssembly.Module: createMcpHttpHandler
+ *                       for the host adapters' profiles, mcp(...).handle(ctx) for the static-binding fixtures
+ *                       (not the deployed module)
  *   fastly-javascript   the Fastly JavaScript package (bin/js/main.wasm) in the Node Native host, when built
  * — comparing status, content-type, cache-control, allow, www-authenticate and the body bytes.
  * Differences not in tools/diff/allowlist.json (each with a justification) fail the run, and so do a
@@ -338,7 +341,7 @@ async function main() {
     if (!jsCurrent && !jsStale) notes.push('fastly-javascript: bin/js/main.wasm not built (npm run edge:build:js, or npm run diff -- --with-js), target skipped');
 
     const portOf = (t: Target, p: string): number | undefined =>
-      t === 'node-javascript' ? nodePorts.get(p) : t === 'node-native' ? nativePorts.get(p) : t === 'fastly-native' ? viceroyPorts.get(p) : t === 'workerd-javascript' ? (p in statics ? undefined : wd.port) : p === 'example' ? jsPort : undefined;
+      t === 'node-javascript' ? nodePorts.get(p) : t === 'node-native' ? nativePorts.get(p) : t === 'fastly-native' ? viceroyPorts.get(p) : t === 'workerd-javascript' ? (p === 'example' ? undefined : wd.port) : p === 'example' ? jsPort : undefined;
     const targets: Target[] = ['node-javascript', 'node-native', 'fastly-native', 'workerd-javascript', ...(jsPort ? (['fastly-javascript'] as const) : [])];
     const results = new Map<string, Partial<Record<Target, Observed>>>();
     const tr = performance.now();

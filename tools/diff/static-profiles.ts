@@ -2,9 +2,9 @@
  * Profiles served by the static binding, mcp() from /pulse: on Node by the binding itself through
  * its listener, on the Native targets by a build embedding the binding's configuration (exact
  * POST /mcp, every Origin refused, the static ceilings lowered by the binding's limits; the options
- * below are that configuration's input). workerd does not serve them: the deployed module binds at
- * module level, where workerd cannot read the core from the package, and the static binding's
- * targets are Node and the Native builds (the Fastly JavaScript package serves the deployed one).
+ * below are that configuration's input); workerd serves the fixtures through handle(ctx)
+ * (./static-bindings.ts), not the deployed module, which binds at module level without the
+ * precompiled core workerd needs (the Fastly JavaScript package serves that one).
  *   example  the deployed service, edge/context.mjs: its own `server` on Node; on the Native targets
  *            the configuration `npm run edge:build` embeds, read from the module by pulse-mcp build
  *   backend  the backend-call fixtures (backend-router.ts)
@@ -19,9 +19,7 @@ import { routerDefinition } from '../../src/router/router';
 import { envelope, modernHeaders, META } from '../../test/support/fixtures';
 import { server as deployed } from '../../edge/context.mjs';
 import { edgeService } from '../../scripts/edge-lib.mjs';
-import * as backend from './backend-router';
-import * as surface from './surface-router';
-import * as fixture from './static-router';
+import { STATIC_BINDINGS } from './static-bindings';
 import type { Case } from './corpus';
 
 export interface StaticProfile {
@@ -47,12 +45,8 @@ function bound(router: EntityRouter, binding: Record<string, unknown>): StaticPr
 
 export async function staticProfiles(): Promise<Record<string, StaticProfile>> {
   const edge = await edgeService('edge/context.mjs');
-  return {
-    example: { options: { ...edge.options, tools: { manifest: edge.manifest } }, listener: deployed.nodeListener() },
-    backend: bound(backend.router, backend.options),
-    surface: bound(surface.router, { ...surface.options, contentBlocks: true }),
-    static: bound(fixture.router, fixture.binding),
-  };
+  const fixtures = Object.entries(STATIC_BINDINGS).map(([name, b]) => [name, bound(b.router, b.options)] as const);
+  return { example: { options: { ...edge.options, tools: { manifest: edge.manifest } }, listener: deployed.nodeListener() }, ...Object.fromEntries(fixtures) };
 }
 
 const post = (headers: [string, string][], body: string) => ({ method: 'POST', path: '/mcp', headers, body });
