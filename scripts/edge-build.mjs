@@ -18,8 +18,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ROOT, FASTLY, WORK, EdgeError, run, edgeService, nativeBuildKey } from './edge-lib.mjs';
-import { checkImports } from '../tools/compute-host/host.mjs';
-import { parseToml } from '../tools/compute-host/toml.mjs';
+import { checkImports } from './lib/compute-module.mjs';
+import { readToml } from './lib/toml.mjs';
 
 const NATIVE = join(ROOT, 'native');
 const TARGET_DIR = join(NATIVE, 'target', 'edge');
@@ -96,7 +96,7 @@ export function backendNames(configJson) {
 
 /** Fails closed when the router calls a backend fastly.toml does not declare. */
 function checkBackendsDeclared(configJson) {
-  const m = parseToml(readFileSync(join(ROOT, 'fastly.toml'), 'utf8'));
+  const m = readToml(join(ROOT, 'fastly.toml'));
   const declared = new Set([...Object.keys(m.setup?.backends ?? {}), ...Object.keys(m.local_server?.backends ?? {})]);
   const missing = backendNames(configJson).filter((n) => !declared.has(n));
   if (missing.length) throw new EdgeError('BACKEND_UNDECLARED', `the router calls backends fastly.toml does not declare: ${missing.join(', ')} (add [setup.backends.<name>] for publish and [local_server.backends.<name>] to serve locally)`);

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitForPort } from '../tools/qualify/lib.mjs';
+import { waitForPort } from './lib/net.mjs';
 import { ROOT } from './edge-lib.mjs';
 
 export const VICEROY_VERSION = '0.22.0';
@@ -48,13 +48,14 @@ export function ensureViceroy({ log = (m) => process.stderr.write(`${m}\n`) } = 
 
 /**
  * Serves `wasm` on Viceroy with the backends, config and secret stores of `toml`, on a loopback
- * `addr` (`127.0.0.1:0` is not supported by Viceroy: give a port). Resolves once it accepts
- * connections; `close()` stops it by its PID.
+ * `addr` (`127.0.0.1:0` is not supported by Viceroy: give a port). `viceroy` is another program with
+ * Viceroy's command line (what `fastly compute serve --viceroy-path` takes); the pinned build by
+ * default. Resolves once it accepts connections; `close()` stops it by its PID.
  */
-export async function startViceroy({ wasm, toml, addr }) {
+export async function startViceroy({ wasm, toml, addr, viceroy }) {
   const [host, port] = addr.split(':');
   if (host !== '127.0.0.1' || !/^[1-9][0-9]{0,4}$/.test(port)) throw new Error('viceroy: addr must be 127.0.0.1:<port>');
-  const child = spawn(ensureViceroy(), ['-C', toml, '--addr', addr, wasm], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(viceroy ?? ensureViceroy(), ['-C', toml, '--addr', addr, wasm], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (d) => {
     output = (output + d).slice(-8192);

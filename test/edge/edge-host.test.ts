@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, parseArgs, checkImports } from '../../tools/compute-host/host.mjs';
+import { startHost, parseArgs } from '../../tools/compute-host/host.mjs';
 import { loadHostConfig } from '../../tools/compute-host/config.mjs';
-import { parseToml } from '../../tools/compute-host/toml.mjs';
+import { checkImports } from '../../scripts/lib/compute-module.mjs';
 import { envelope, modernHeaders } from '../support/fixtures';
 import { configFor, edgeService } from '../../scripts/edge-lib.mjs';
 import { STATIC_LIMITS } from '../../src/pulse';
@@ -77,11 +77,19 @@ async function statusOf(wasm: Uint8Array, toml = tomlFile(TOML), timeoutMs?: num
 }
 
 describe('fastly.toml', () => {
-  it('reads tables, arrays of tables and inline values', () => {
-    const t = parseToml('a = "x" # c\n[b.c]\nd = [1, 2]\n[[e]]\nf = true\n[[e]]\nf = false\ng = { h = \'lit\' }\n');
-    expect(t).toEqual({ a: 'x', b: { c: { d: [1, 2] } }, e: [{ f: true }, { f: false, g: { h: 'lit' } }] });
-    expect(() => parseToml('a = "x"\na = "y"\n')).toThrow(/duplicate key/);
-    expect(() => parseToml('a = \n')).toThrow(/line 1/);
+  it('reads stores from tables, arrays of tables and inline tables', () => {
+    const cfg = loadHostConfig(tomlFile(`name = "t" # c\n[local_server.backends]\no = { url = 'http://localhost:8080/p/', override_host = "api" }\n[[local_server.secret_stores.s]]\nkey = "k1"\ndata = \"\"\"multi\nline\"\"\"\n[[local_server.secret_stores.s]]\nkey = "k2"\ndata = "two"\n[local_server.dictionaries.d]\nformat = "inline-toml"\ncontents = { n = 1 }\n`));
+    expect(cfg.name).toBe('t');
+    expect(cfg.backends.get('o')).toMatchObject({ host: 'localhost', port: 8080, pathPrefix: '/p', overrideHost: 'api' });
+    expect([...cfg.secretStores.get('s')!.entries()].map(([k, v]) => [k, v.data.toString()])).toEqual([['k1', 'multi\nline'], ['k2', 'two']]);
+    expect(cfg.dictionaries.get('d')?.get('n')).toBe('1');
+  });
+
+  it('refuses a malformed fastly.toml naming the file and line, never quoting it', () => {
+    const secret = tomlFile('[[local_server.secret_stores.s]]\nkey = "k"\ndata = "hunter2"\ndata = "again"\n');
+    expect(() => loadHostConfig(secret)).toThrow(expect.objectContaining({ code: 'TOML_SYNTAX', message: expect.stringMatching(/^fastly-\w+\.toml line 4: [^\n]+$/) }));
+    expect(() => loadHostConfig(secret)).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+    expect(() => loadHostConfig(tomlFile('name = \n'))).toThrow(expect.objectContaining({ code: 'TOML_SYNTAX', message: expect.stringMatching(/ line 1: /) }));
   });
 
   it('refuses backends that are not loopback http', () => {

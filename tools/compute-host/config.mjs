@@ -3,7 +3,7 @@
 // [setup.log_endpoints] for endpoint names), the way Viceroy documents them.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseToml } from './toml.mjs';
+import { readToml } from '../../scripts/lib/toml.mjs';
 
 export class HostConfigError extends Error {
   constructor(code, message) {
@@ -78,7 +78,7 @@ function dictionary(base, name, spec) {
 }
 
 export function loadHostConfig(tomlPath) {
-  const manifest = parseToml(readFileSync(tomlPath, 'utf8'));
+  const manifest = readToml(tomlPath);
   const base = dirname(tomlPath);
   const ls = manifest.local_server || {};
   const backends = new Map();

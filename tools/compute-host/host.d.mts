@@ -19,5 +19,4 @@ export class HostError extends Error {
   readonly code: string;
 }
 export function startHost(options: HostOptions): Promise<RunningHost>;
-export function checkImports(module: WebAssembly.Module): void;
 export function parseArgs(argv: string[]): { verbose: number; toml: string | null; addr: string; wasm: string | null; version: boolean };

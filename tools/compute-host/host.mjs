@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { S, SEND_ERR, KV_ERR } from './status.mjs';
 import { loadHostConfig, workerView } from './config.mjs';
+import { checkImports } from '../../scripts/lib/compute-module.mjs';
 
 const CAP = 1 << 20; // bytes per RPC answer
 const HIGH_WATER = 1 << 20; // pause a socket once this much is queued unread
@@ -20,14 +21,6 @@ export class HostError extends Error {
     super(message);
     this.code = code;
   }
-}
-
-/** Checks that a module imports only Compute hostcalls and WASI preview 1. */
-export function checkImports(module) {
-  const bad = WebAssembly.Module.imports(module).filter((i) => !(i.module.startsWith('fastly_') || i.module === 'wasi_snapshot_preview1'));
-  if (bad.length) throw new HostError('FOREIGN_IMPORT', `module imports outside fastly_* and wasi_snapshot_preview1: ${[...new Set(bad.map((i) => i.module))].join(', ')}`);
-  const exps = WebAssembly.Module.exports(module).map((e) => e.name);
-  if (!exps.includes('_start') || !exps.includes('memory')) throw new HostError('NOT_A_COMMAND', 'module must export _start and memory (a wasm32-wasi command)');
 }
 
 /** A condition variable over one exchange's events. */

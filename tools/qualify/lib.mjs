@@ -5,6 +5,9 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 
+// The scripts that start a local server wait for it the same way.
+export { waitForPort } from '../../scripts/lib/net.mjs';
+
 const children = new Map(); // pid -> ChildProcess
 
 /** One line, bounded, never a stack; the SDK embeds the server's JSON error body in its message. */
@@ -91,26 +94,6 @@ export function freePort() {
     s.on('error', reject);
     s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
   });
-}
-
-/** Waits (bounded) until something accepts TCP connections on 127.0.0.1:port. */
-export async function waitForPort(port, timeoutMs, exited) {
-  const deadline = Date.now() + timeoutMs;
-  let gone = false;
-  exited?.then(() => { gone = true; });
-  while (Date.now() < deadline) {
-    if (gone) throw new Error('server exited before listening');
-    const ok = await new Promise((resolve) => {
-      const s = net.connect({ host: '127.0.0.1', port });
-      s.setTimeout(500);
-      s.once('connect', () => { s.destroy(); resolve(true); });
-      s.once('error', () => resolve(false));
-      s.once('timeout', () => { s.destroy(); resolve(false); });
-    });
-    if (ok) return;
-    await sleep(100);
-  }
-  throw new Error(`nothing listened on 127.0.0.1:${port} within ${timeoutMs} ms`);
 }
 
 const PARSE_CAP = 256 * 1024;

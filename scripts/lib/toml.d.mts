@@ -1,4 +1,4 @@
 export class TomlError extends Error {
   readonly code: 'TOML_SYNTAX';
 }
-export function parseToml(text: string): Record<string, unknown>;
+export function readToml(path: string): Record<string, unknown>;

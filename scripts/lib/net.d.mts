@@ -1,0 +1,1 @@
+export function waitForPort(port: number, timeoutMs: number, exited?: Promise<unknown>): Promise<void>;
