@@ -1,5 +1,5 @@
 // Writes spec/outcomes.json, the admission outcome table that `cargo test` (native/core) and the
-// host suites (vitest) both read, from its authored form in test/support/outcomes.rows.ts.
+// host suites (vitest) both read, from its authored form beside it, spec/outcomes.rows.ts.
 // `--check` fails when the committed file differs from a fresh write.
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,12 +1,14 @@
 // What Node's own HTTP parser refuses gets the core's fixed replies (with Cache-Control: no-store),
-// an absolute-form target is served like origin-form, and an early reply ends with a bounded
-// lingering close, never a reset: all over raw `net` sockets against a real server.
+// a reply already decided when the parser fails still reaches the client whole, an absolute-form
+// target is served like origin-form, and an early reply ends with a bounded lingering close, never a
+// reset: all over raw `net` sockets against a real server.
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpNodeHandler } from '../support/hosts';
-import { envelope } from '../support/fixtures';
+import { EntityRouter, mcp } from '../../src/pulse';
+import { createMcpNodeHandler, type RunningServer } from '../support/hosts';
+import { envelope, META, SERVER_INFO } from '../support/fixtures';
 
 interface Seen {
   text: string;
@@ -37,7 +39,7 @@ function exchange(port: number, bytes: string | Buffer, halfClose = false, timeo
   });
 }
 
-function parse(text: string): { status: number; headers: Record<string, string>; body: string; replies: number } {
+function parse(text: string): { status: number; headers: Record<string, string>; body: string } {
   const [head, ...rest] = text.split('\r\n\r\n');
   const lines = head!.split('\r\n');
   const headers: Record<string, string> = {};
@@ -45,67 +47,121 @@ function parse(text: string): { status: number; headers: Record<string, string>;
     const i = l.indexOf(':');
     headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim();
   }
-  return { status: Number(lines[0]!.split(' ')[1]), headers, body: rest.join('\r\n\r\n'), replies: text.split('HTTP/1.1 ').length - 1 };
+  return { status: Number(lines[0]!.split(' ')[1]), headers, body: rest.join('\r\n\r\n') };
 }
 
 const MCP = 'accept: application/json, text/event-stream\r\ncontent-type: application/json\r\nmcp-protocol-version: 2026-07-28\r\nmcp-method: server/discover\r\n';
 const DISCOVER = envelope('server/discover', 1);
+const CALL = 'accept: application/json, text/event-stream\r\ncontent-type: application/json\r\nmcp-protocol-version: 2026-07-28\r\nmcp-method: tools/call\r\nmcp-name: slow\r\n';
+const call = (token?: string) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'slow', _meta: token === undefined ? META : { ...META, progressToken: token } } });
+const post = (headers: string, body: string) => `POST /mcp HTTP/1.1\r\nhost: x\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+/** Bytes that cannot start a request: the parser fails on them after the request before them. */
+const GARBAGE = 'GARBAGE\r\n\r\n';
 
-const FAULTS: { name: string; bytes: string; halfClose?: boolean; status: number; code?: number; message?: string }[] = [
-  { name: 'an oversized head', bytes: `POST /mcp HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`, status: 431 },
-  {
-    name: 'malformed chunked framing',
-    bytes: `POST /mcp HTTP/1.1\r\nhost: x\r\n${MCP}transfer-encoding: chunked\r\n\r\nzz\r\nabc\r\n`,
-    status: 400,
-    code: -32600,
-    message: 'Invalid Request: malformed HTTP framing',
+/** The core's fixed replies to parser faults, byte for byte. */
+const fixed = (status: string, body: string) =>
+  `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncache-control: no-store\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`;
+const FRAMING = fixed('400 Bad Request', '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: malformed HTTP framing"}}');
+const INTERRUPTED = fixed('408 Request Timeout', '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Request body interrupted"}}');
+const DISCOVERED =
+  '{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"pulse-test","version":"1.2.3"}}}}';
+const CALLED =
+  '{"jsonrpc":"2.0","id":9,"result":{"resultType":"complete","content":[{"type":"text","text":"slow done"}],"isError":false,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"pulse-test","version":"1.2.3"}}}}';
+const STEP = '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":0,"total":1,"message":"step"}}';
+const sse = (json: string) => `event: message\ndata: ${json}\n\n`;
+const chunk = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`;
+/** A reply Node writes for a request answered on a kept-alive connection (its Date line removed). */
+const kept = (status: string, headers: string, body: string) =>
+  `HTTP/1.1 ${status}\r\n${headers}Connection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n${body}`;
+
+/** A tool that answers after the parser has read what follows its request (the reply still in flight). */
+const router = new EntityRouter('f').operation('slow', {
+  content: true,
+  handler: async (ctx) => {
+    ctx.progress?.(0, 1, 'step');
+    await new Promise((r) => setTimeout(r, 100));
+    return [{ type: 'text', text: 'slow done' }];
   },
+});
+
+type ServerName = 'adapter' | 'static';
+
+/** One connection's bytes → everything the client reads (each `Date` line removed), then a FIN. */
+const FAULTS: { name: string; server?: ServerName; bytes: string; halfClose?: boolean; reply: string }[] = [
   {
-    name: 'conflicting framing headers',
-    bytes: `POST /mcp HTTP/1.1\r\nhost: x\r\n${MCP}content-length: 5\r\ncontent-length: 6\r\n\r\n{}`,
-    status: 400,
-    code: -32600,
-    message: 'Invalid Request: malformed HTTP framing',
+    name: 'an oversized head → 431',
+    bytes: `POST /mcp HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    reply: 'HTTP/1.1 431 Request Header Fields Too Large\r\ncache-control: no-store\r\ncontent-length: 0\r\nconnection: close\r\n\r\n',
   },
-  { name: 'a malformed request line', bytes: 'POST /mcp HTTP/9.x\r\n\r\n', status: 400, code: -32600, message: 'Invalid Request: malformed HTTP framing' },
+  { name: 'malformed chunked framing → 400 -32600', bytes: `POST /mcp HTTP/1.1\r\nhost: x\r\n${MCP}transfer-encoding: chunked\r\n\r\nzz\r\nabc\r\n`, reply: FRAMING },
+  { name: 'conflicting framing headers → 400 -32600', bytes: `POST /mcp HTTP/1.1\r\nhost: x\r\n${MCP}content-length: 5\r\ncontent-length: 6\r\n\r\n{}`, reply: FRAMING },
+  { name: 'a malformed request line → 400 -32600', bytes: 'POST /mcp HTTP/9.x\r\n\r\n', reply: FRAMING },
   {
-    name: 'a body interrupted by a FIN',
+    name: 'a Content-Length body interrupted by a FIN → 408 -32600',
     bytes: `POST /mcp HTTP/1.1\r\nhost: x\r\n${MCP}content-length: 500\r\n\r\n{"jsonrpc"`,
     halfClose: true,
-    status: 408,
-    code: -32600,
-    message: 'Request body interrupted',
+    reply: INTERRUPTED,
+  },
+  {
+    name: 'a chunked body interrupted by a FIN before its last chunk → 408 -32600',
+    bytes: `POST /mcp HTTP/1.1\r\nhost: x\r\n${MCP}transfer-encoding: chunked\r\n\r\n${chunk(DISCOVER.slice(0, 10))}${chunk(DISCOVER.slice(10))}`,
+    halfClose: true,
+    reply: INTERRUPTED,
+  },
+  {
+    name: 'a body running past its Content-Length into no request: the reply, then 400 -32600',
+    bytes: post(MCP, DISCOVER) + GARBAGE,
+    reply: kept('200 OK', `content-type: application/json\r\ncache-control: no-store\r\ncontent-length: ${DISCOVERED.length}\r\n`, DISCOVERED) + FRAMING,
+  },
+  {
+    name: 'no request after one still being answered: its reply whole, then 400 -32600',
+    server: 'static',
+    bytes: post(CALL, call()) + GARBAGE,
+    reply: kept('200 OK', `content-type: application/json\r\ncache-control: no-store\r\ncontent-length: ${CALLED.length}\r\n`, CALLED) + FRAMING,
+  },
+  {
+    name: 'no request, then more bytes, after one still being answered: its reply whole, then 400 -32600, the rest drained',
+    server: 'static',
+    bytes: post(CALL, call()) + GARBAGE + 'x'.repeat(128 * 1024),
+    reply: kept('200 OK', `content-type: application/json\r\ncache-control: no-store\r\ncontent-length: ${CALLED.length}\r\n`, CALLED) + FRAMING,
+  },
+  {
+    name: 'no request after one whose event stream is under way: the stream whole, then 400 -32600',
+    server: 'static',
+    bytes: post(CALL, call('t')) + GARBAGE,
+    reply:
+      'HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-store\r\nx-accel-buffering: no\r\n' +
+      'Connection: keep-alive\r\nKeep-Alive: timeout=5\r\nTransfer-Encoding: chunked\r\n\r\n' +
+      chunk(sse(STEP)) + chunk(sse(CALLED)) + '0\r\n\r\n' + FRAMING,
   },
 ];
 
 describe('Node parser faults get the core replies', () => {
-  let server: http.Server;
-  let port: number;
+  const servers = new Map<ServerName, RunningServer>();
   beforeAll(async () => {
-    const handler = createMcpNodeHandler();
-    server = http.createServer(handler);
-    server.on('clientError', handler.clientError);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    port = (server.address() as AddressInfo).port;
+    const listeners = { adapter: createMcpNodeHandler({ serverInfo: SERVER_INFO }), static: mcp({ router, serverInfo: SERVER_INFO, contentBlocks: true, progress: true }).nodeListener() };
+    for (const [name, handler] of Object.entries(listeners) as [ServerName, typeof listeners.adapter][]) {
+      const server = http.createServer(handler);
+      server.on('clientError', handler.clientError);
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      servers.set(name, { server, port: (server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) });
+    }
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(async () => {
+    for (const s of servers.values()) await s.close();
+  });
 
   for (const f of FAULTS) {
-    it(`${f.name} → ${f.status}${f.code ? ` ${f.code}` : ''}`, async () => {
-      const seen = await exchange(port, f.bytes, f.halfClose);
-      const r = parse(seen.text);
-      expect(r.status).toBe(f.status);
-      expect(r.replies).toBe(1);
-      expect(r.headers['cache-control']).toBe('no-store');
-      expect(r.headers['connection']).toBe('close');
-      expect(Number(r.headers['content-length'])).toBe(Buffer.byteLength(r.body, 'latin1'));
-      if (f.code === undefined) expect(r.body).toBe('');
-      else expect(JSON.parse(r.body)).toEqual({ jsonrpc: '2.0', error: { code: f.code, message: f.message } });
+    it(f.name, async () => {
+      const seen = await exchange(servers.get(f.server ?? 'adapter')!.port, f.bytes, f.halfClose);
+      expect(seen.text.replace(/\r\nDate: [^\r]*/g, '')).toBe(f.reply);
       expect(seen.graceful).toBe(true);
     });
   }
 
   it('an absolute-form target is served as its path and query', async () => {
+    const port = servers.get('adapter')!.port;
     const seen = await exchange(port, `POST http://example.test/mcp HTTP/1.1\r\nhost: example.test\r\n${MCP}content-length: ${DISCOVER.length}\r\nconnection: close\r\n\r\n${DISCOVER}`);
     const r = parse(seen.text);
     expect(r.status).toBe(200);

@@ -1,7 +1,7 @@
 // Compares one observed reply with an outcome row; returns every mismatch as a readable line so a
 // failing row reports expected vs actual in one place.
 import { isDeepStrictEqual } from 'node:util';
-import type { OutcomeExpected } from './outcomes.rows';
+import type { OutcomeExpected } from '../../spec/outcomes.rows';
 import { CANARY } from './fixtures';
 
 export interface Observed {

@@ -1,11 +1,11 @@
-// The outcome table's data form, spec/outcomes.json: the authored rows (outcomes.rows.ts), each
+// The outcome table's data form, spec/outcomes.json: the authored rows (spec/outcomes.rows.ts), each
 // profile's options with the core configuration they compile to (so the Rust tests run the very
 // configuration the hosts run), and the canary no error reply may echo. A body chunk is a string
 // when it is UTF-8, else `{ base64 }`; a long run of one ASCII byte at its end is written
 // `{ text, run, times }` to keep padded bodies short.
 import { resolveOptions } from '../../src/options';
 import { CANARY, PROFILES } from './fixtures';
-import { OUTCOMES } from './outcomes.rows';
+import { OUTCOMES } from '../../spec/outcomes.rows';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

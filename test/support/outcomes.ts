@@ -1,10 +1,10 @@
 // The admission outcome table as every suite reads it: spec/outcomes.json, decoded. `cargo test`
 // (native/core/tests/outcome_table.rs) reads the same file; `npm run build:outcomes` writes it from
-// the authored rows in outcomes.rows.ts.
+// the authored rows in spec/outcomes.rows.ts.
 import table from '../../spec/outcomes.json';
-import type { OutcomeExpected, OutcomeRequest } from './outcomes.rows';
+import type { OutcomeExpected, OutcomeRequest } from '../../spec/outcomes.rows';
 
-export type { OutcomeExpected } from './outcomes.rows';
+export type { OutcomeExpected } from '../../spec/outcomes.rows';
 
 type Chunk = string | { base64: string } | { text: string; run: string; times: number };
 

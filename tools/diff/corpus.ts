@@ -5,7 +5,7 @@
  * deadline, oversized reply, refused, …). Each case names the handler profile it runs against.
  */
 import { OUTCOMES } from '../../test/support/outcomes';
-import type { OutcomeRequest } from '../../test/support/outcomes.rows';
+import type { OutcomeRequest } from '../../spec/outcomes.rows';
 import { ACCEPT, CT, META, PROTOCOL, b64name, envelope, modernHeaders, nest, type Id } from '../../test/support/fixtures';
 
 export interface Case {

@@ -44,7 +44,8 @@ const LINGER_CAP = 1024 * 1024;
 /** Node parser errors and the fault the core answers for each; others are malformed framing. */
 const FAULTS: Readonly<Record<string, HostFault>> = {
   HPE_HEADER_OVERFLOW: 'headTooLarge',
-  // The connection ended (or timed out) before the declared body did.
+  // The connection ended (or timed out) before the body did: short of its Content-Length or of
+  // its last chunk.
   HPE_INVALID_EOF_STATE: 'bodyInterrupted',
   ERR_HTTP_REQUEST_TIMEOUT: 'bodyInterrupted',
 };
@@ -251,15 +252,24 @@ export function nodeListener(host: HostCore, node: NodeModules): McpNodeHandler 
   const attached = new WeakSet<EventEmitter>();
 
   const clientError = (err: Error & { code?: string }, socket: Duplex): void => {
-    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    // A client gone, or a reply already on its way: nothing can be said on this socket any more.
-    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+    // A client gone: nothing can be said on this socket any more.
+    if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    const reply = host.engine.fault(FAULTS[err.code ?? ''] ?? 'malformedFraming');
-    socket.write(rawReply(reply, node.http.STATUS_CODES));
-    linger(socket, lingerMax);
+    const reply = rawReply(host.engine.fault(FAULTS[err.code ?? ''] ?? 'malformedFraming'), node.http.STATUS_CODES);
+    const answer = (): void => {
+      // An early reply already ended the connection (and lingers): it was this request's answer.
+      if (socket.writableEnded) return;
+      socket.write(reply);
+      linger(socket, lingerMax);
+    };
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    // A reply under way, or one still to come for a request read whole (the fault lies in what
+    // follows it), goes out complete first; a reset or an early FIN would lose it.
+    if (inFlight != null && !inFlight.writableFinished && (inFlight.headersSent || inFlight.req.complete)) {
+      inFlight.once('finish', answer);
+    } else answer();
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {

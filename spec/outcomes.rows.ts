@@ -1,7 +1,8 @@
 // The one outcome table of the HTTP shell, authored here in the documented order of checks
-// (native/core/README.md). `npm run build:outcomes` writes it to spec/outcomes.json, which the Node
-// host over TCP (outcomes.node.test.ts), the Fetch handler (outcomes.fetch.test.ts), the diff and
-// `cargo test` (native/core/tests/outcome_table.rs) all run row by row.
+// (native/core/README.md). `npm run build:outcomes` writes it beside it to spec/outcomes.json, which
+// the Node host over TCP (test/hosts/outcomes.node.test.ts), the Fetch handler
+// (test/hosts/outcomes.fetch.test.ts), the diff and `cargo test` (native/core/tests/outcome_table.rs)
+// all run row by row.
 import {
   ACCEPT,
   CT,
@@ -18,7 +19,7 @@ import {
   type Id,
   type ProfileName,
   SERVER_INFO,
-} from './fixtures';
+} from '../test/support/fixtures';
 
 export interface OutcomeRequest {
   method: string;
