@@ -1,10 +1,11 @@
-//! Embeds the engine configuration (docs/contracts.md §4) compiled by the TypeScript build from the
+//! Embeds the engine configuration (docs/contracts.md#engine-configuration) compiled by the TypeScript build from the
 //! edge router module. `PULSE_EDGE_CONFIG` names the file; without it `generated/config.json` is used
 //! when present, else a configuration without tools, so a clean clone still builds and tests.
 use std::path::PathBuf;
 use std::{env, fs};
 
-const DEFAULT: &str = r#"{"path":"/mcp","allowedOrigins":[],"serverInfo":{"name":"pulse-edge","version":"0.1.0"},"limits":{"requestBytes":65536,"responseBytes":1048576,"depth":32,"deadlineMs":10000,"toolResultBytes":1048576},"legacyProtocol":null,"tools":null}"#;
+/// `limits` is null: the core's own defaults (`Limits::DEFAULT`) apply, never a copy of them.
+const DEFAULT: &str = r#"{"path":"/mcp","allowedOrigins":[],"serverInfo":{"name":"pulse-edge","version":"0.1.0"},"limits":null,"legacyProtocol":null,"tools":null}"#;
 
 fn main() {
     println!("cargo:rerun-if-env-changed=PULSE_EDGE_CONFIG");
@@ -34,4 +35,6 @@ fn main() {
     let len = format!("pub const CONFIG_LEN: usize = {};\n", text.len());
     fs::write(dir.join("config_len.rs"), len).expect("OUT_DIR is writable");
     fs::write(dir.join("config.json"), text).expect("OUT_DIR is writable");
+    // For the test that holds the fallback to the core's defaults whichever text is embedded.
+    fs::write(dir.join("fallback.json"), DEFAULT).expect("OUT_DIR is writable");
 }

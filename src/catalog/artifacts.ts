@@ -10,7 +10,7 @@
 import { PulseConfigError } from '../errors';
 import { CATALOG_FORMAT_VERSION, MANIFEST_FORMAT_VERSION, SCHEMA_REGISTRY_FORMAT_VERSION, TARGET_RENAMES, targetRefusal, type Manifest, type ManifestTool, type Target } from '../compiler/types';
 import { MAX_PROJECTION_NODES, type Direction } from '../compiler/projection';
-import { backendBase, HINT_KEYS, isBearerToken, isName, MAX_OPERATIONS } from '../router/rules';
+import { backendBase, HINT_KEYS, isBearerToken, isName, MAX_OPERATIONS, NAME_RULE } from '../router/rules';
 import { utf8Length } from '../handlers/helpers';
 import type { McpSecretRef } from '../options';
 import { lowerSchema } from './schema-program';
@@ -87,7 +87,7 @@ function artifact(value: unknown, option: string, kind: string, version: number,
 export function catalogManifest(value: Record<string, unknown>, limits: { readonly responseBytes: number; readonly deadlineMs: number }): Manifest {
   for (const k of Object.keys(value)) if (!KEYS.includes(k)) fail(`tools: unknown key ${JSON.stringify(k)}; catalog-backed tools take ${KEYS.join(', ')}`);
   const { routerId, target, endpoint, backendBearerToken } = value;
-  if (!isName(routerId)) fail('tools.routerId: must be 1-128 characters of A-Za-z0-9_.-');
+  if (!isName(routerId)) fail(`tools.routerId: must be ${NAME_RULE}`);
   const refused = targetRefusal('tools.target', target);
   if (refused !== undefined) fail(refused);
   const url = backendBase(endpoint);
@@ -98,7 +98,7 @@ export function catalogManifest(value: Record<string, unknown>, limits: { readon
   else if (backendBearerToken === undefined || isBearerToken(backendBearerToken)) bearer = backendBearerToken;
   else fail('tools.backendBearerToken: must be a bearer token (RFC 6750 characters: A-Z a-z 0-9 - . _ ~ + / then optional =, at most 4096)');
   const backend = value.backend ?? CATALOG_BACKEND;
-  if (!isName(backend)) fail('tools.backend: must be a Fastly backend name, 1-128 characters of A-Za-z0-9_.-');
+  if (!isName(backend)) fail(`tools.backend: must be a Fastly backend name, ${NAME_RULE}`);
   const catalog = artifact(value.catalog, 'tools.catalog', 'pulse.entities-catalog', CATALOG_FORMAT_VERSION, routerId);
   const registry = artifact(value.schemas, 'tools.schemas', 'pulse.schema-json-registry', SCHEMA_REGISTRY_FORMAT_VERSION, routerId);
 
@@ -120,7 +120,7 @@ export function catalogManifest(value: Record<string, unknown>, limits: { readon
   ops.forEach((op, i) => {
     let where = `tools.catalog.operations[${i}]`;
     if (!isObject(op)) fail(`${where}: must be an object`);
-    if (!isName(op.name)) fail(`${where}: name must be 1-128 characters of A-Za-z0-9_.-`);
+    if (!isName(op.name)) fail(`${where}: name must be ${NAME_RULE}`);
     where = `${where} (${op.name})`;
     if (names.has(op.name)) fail(`${where}: duplicate tool name`);
     names.add(op.name);

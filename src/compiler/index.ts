@@ -6,7 +6,7 @@
  * `tools/list` reply fits a response budget is decided by the core alone, where the budget is known.
  * Format: ./README.md.
  */
-import { STATIC_MAX_BYTES, STATIC_MAX_DEPTH, staticResultText } from '../handlers/helpers';
+import { staticResultText } from '../handlers/helpers';
 import type { CodecDescriptor } from '../router/codec-types';
 import type { HandlerDefinition, OperationDefinition, RouterDefinition } from '../router/definition';
 import {
@@ -23,6 +23,8 @@ import {
   isName,
   MAX_OPERATIONS,
   MAX_URL_BYTES,
+  NAME_RULE,
+  STATIC_RESULT_RULE,
   TOP_K,
   type Range,
 } from '../router/rules';
@@ -66,7 +68,7 @@ function withHash<T extends { hash: string }>(body: Omit<T, 'hash'>, first: read
 
 function staticJson(value: unknown, where: string): string {
   const text = staticResultText(value);
-  if (text === undefined) fail(`${where}: static result must be plain JSON (finite numbers, plain objects and arrays) of at most ${STATIC_MAX_DEPTH} levels and ${STATIC_MAX_BYTES} bytes`);
+  if (text === undefined) fail(`${where}: static result must be ${STATIC_RESULT_RULE}`);
   return text;
 }
 
@@ -135,7 +137,7 @@ function compileHandler(op: OperationDefinition, def: RouterDefinition, where: s
 }
 
 export function compileRouter(def: RouterDefinition): CompiledRouter {
-  if (!isName(def.id)) fail('router id must be 1-128 characters of A-Za-z0-9_.-');
+  if (!isName(def.id)) fail(`router id must be ${NAME_RULE}`);
   if (!Array.isArray(def.operations)) fail('router operations must be a list');
   if (def.operations.length > MAX_OPERATIONS) fail(`router declares ${def.operations.length} operations; at most ${MAX_OPERATIONS} tools are allowed`);
   const deadlineMs = def.budgets?.deadlineMs;
@@ -149,7 +151,7 @@ export function compileRouter(def: RouterDefinition): CompiledRouter {
   const usedCorpora = new Set<string>();
 
   for (const op of def.operations) {
-    if (!isName(op.name)) fail('operation name must be 1-128 characters of A-Za-z0-9_.-');
+    if (!isName(op.name)) fail(`operation name must be ${NAME_RULE}`);
     const where = `operation "${op.name}"`;
     if (names.has(op.name)) fail(`${where}: duplicate operation name`);
     names.add(op.name);

@@ -7,6 +7,7 @@
 import type { McpHandlerContext, McpHandlerOutcome, McpHandlerRunner, ResolvedOptions } from '../options';
 import { Cancellation, CANCELLATION } from './cancellation';
 import { isThenable } from './thenable';
+import { MAX_ZERO_WAITS } from './generated/defaults';
 import { Engine, internalError, type Action, type CopyOut, type HandlerEffect, type HttpEffect, type RespondAction } from './engine';
 
 export type ReadResult =
@@ -66,8 +67,6 @@ export const now: () => number = perf !== undefined ? () => perf.now() : () => D
 
 const TIMEOUT = Symbol('timeout');
 const GONE = Symbol('gone');
-/** Ticks in a row the core may answer with CONTINUE while reporting no time left (as in Rust). */
-const MAX_ZERO_WAITS = 2;
 /** setTimeout's ceiling; longer waits simply re-arm. */
 const MAX_TIMER_MS = 0x7fffffff;
 

@@ -4,7 +4,7 @@
  */
 import type { HandlerDefinition } from '../router/definition';
 import { fail } from '../router/errors';
-import { BACKEND_METHODS, BACKEND_TIMEOUT_MS, HANDLER_BYTES, inRange, isBackendPath, isName, TOP_K } from '../router/rules';
+import { BACKEND_METHODS, BACKEND_TIMEOUT_MS, HANDLER_BYTES, inRange, isBackendPath, isName, STATIC_RESULT_BYTES, STATIC_RESULT_DEPTH, TOP_K } from '../router/rules';
 
 export type NativeHandler = Exclude<HandlerDefinition, { kind: 'javascript' }>;
 
@@ -21,22 +21,23 @@ function finish<H extends NativeHandler>(h: H): H {
   return frozen;
 }
 
-export const STATIC_MAX_BYTES = 65536;
-export const STATIC_MAX_DEPTH = 32;
 
 function isPlain(v: object): boolean {
   const p = Object.getPrototypeOf(v);
   return p === Object.prototype || p === null;
 }
 
-/** True when `v` is plain JSON data (no functions, cycles, non-finite numbers, class instances). */
-export function isPlainJson(v: unknown, depth = 0): boolean {
-  if (depth > STATIC_MAX_DEPTH) return false;
+/**
+ * True when `v` is plain JSON data (no functions, cycles, non-finite numbers, class instances) of at
+ * most STATIC_RESULT_DEPTH nested arrays and objects, counted as the core counts them.
+ */
+export function isPlainJson(v: unknown, outer = 0): boolean {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
   if (typeof v === 'number') return Number.isFinite(v);
-  if (Array.isArray(v)) return v.every((x) => isPlainJson(x, depth + 1));
+  if (outer >= STATIC_RESULT_DEPTH) return false;
+  if (Array.isArray(v)) return v.every((x) => isPlainJson(x, outer + 1));
   if (typeof v === 'object' && isPlain(v)) {
-    return Object.keys(v).every((k) => k !== '__proto__' && isPlainJson((v as Record<string, unknown>)[k], depth + 1));
+    return Object.keys(v).every((k) => k !== '__proto__' && isPlainJson((v as Record<string, unknown>)[k], outer + 1));
   }
   return false;
 }
@@ -56,13 +57,13 @@ export function deepFreeze<T>(v: T): T {
 }
 
 /**
- * The JSON text of a static result: bounded plain JSON (at most STATIC_MAX_DEPTH levels and
- * STATIC_MAX_BYTES bytes), or `undefined`. The one rule for static results, shared with the compiler.
+ * The JSON text of a static result within the core's rule (STATIC_RESULT_RULE), or `undefined`:
+ * checked early, for the router and the compiler; the core checks the manifest again.
  */
 export function staticResultText(value: unknown): string | undefined {
   if (!isPlainJson(value)) return undefined;
   const text = JSON.stringify(value);
-  return utf8Length(text) > STATIC_MAX_BYTES ? undefined : text;
+  return utf8Length(text) > STATIC_RESULT_BYTES ? undefined : text;
 }
 
 /** A fixed result, copied and frozen at declaration. */

@@ -4,6 +4,7 @@
  * against the same rules on its own (native/core/src/manifest.rs) and is the authority; these only
  * make a bad declaration fail where it is written.
  */
+import { NAME, STATIC_RESULT_BYTES, STATIC_RESULT_DEPTH } from '../core/generated/defaults';
 import { DEFAULT_LIMITS } from '../limits';
 import type { Budgets } from './definition';
 
@@ -20,12 +21,16 @@ export function isInt(v: unknown, lo: number, hi: number): v is number {
 /** The four boolean MCP tool hints: with title and description, all a tool publishes of itself. */
 export const HINT_KEYS: readonly string[] = Object.freeze(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 
-/** Router, operation (tool), backend, corpus, collection and secret names (manifest.rs `valid_name`). */
-export const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** The core's name rule as messages state it (generated, as is the pattern `isName` applies). */
+export { NAME_RULE } from '../core/generated/defaults';
 
+/** Router, operation (tool), backend, corpus, collection and secret names (the core's `valid_name`). */
 export function isName(v: unknown): v is string {
   return typeof v === 'string' && NAME.test(v);
 }
+
+/** The core's static-result rule (generated): its bounds and its text for messages. */
+export { STATIC_RESULT_BYTES, STATIC_RESULT_DEPTH, STATIC_RESULT_RULE } from '../core/generated/defaults';
 
 /** Operations (tools) of one router (manifest.rs `MAX_TOOLS`). */
 export const MAX_OPERATIONS = 128;

@@ -1,4 +1,4 @@
-//! The C ABI of `pulse-core` (docs/contracts.md §2) for JavaScript hosts of the wasm32 build: the
+//! The C ABI of `pulse-core` (docs/contracts.md#the-c-abi) for JavaScript hosts of the wasm32 build: the
 //! only place where heads, replies and effects travel as bytes (their forms are in `record.rs`).
 //!
 //! Engines and requests live in two handle slabs owned by the module's single thread: on
@@ -15,7 +15,6 @@ use std::cell::RefCell;
 use crate::effect::{HandlerAnswer, HttpAnswer, HttpFailure};
 use crate::engine::{Action, Engine, Fault, Request};
 use crate::json::write;
-use crate::limits::Limits;
 use crate::tools::Direction;
 
 use crate::progress::{self, Reported};
@@ -274,7 +273,7 @@ pub unsafe extern "C" fn pulse_engine_check(
     })
 }
 
-/// The reply record (docs/contracts.md §3.2) to an HTTP fault the host's own parser detected:
+/// The reply record (docs/contracts.md#records) to an HTTP fault the host's own parser detected:
 /// `fault` 0 body interrupted (408), 1 malformed framing (400), 2 head too large (431), 3 the
 /// host's own 500 when the core cannot answer. Output as `pulse_check_output_*`. Returns 1, or 0
 /// for an unknown engine or fault code.
@@ -293,13 +292,12 @@ pub extern "C" fn pulse_engine_fault(engine: u32, fault: u32) -> u32 {
     })
 }
 
-/// The default configuration values as JSON (`{"limits":{…},"responseHeadroomBytes":…}`), so hosts
-/// never restate them.
+/// What hosts must not restate, as JSON (`shared::json`).
 #[no_mangle]
 pub extern "C" fn pulse_defaults_ptr() -> *const u8 {
     with(|h| {
         if h.defaults.is_empty() {
-            h.defaults = Limits::DEFAULT.defaults_json();
+            h.defaults = crate::shared::json();
         }
         h.defaults.as_ptr()
     })
@@ -337,7 +335,7 @@ pub extern "C" fn pulse_request_new(engine: u32, now: f64, epoch_ms: f64) -> u32
     })
 }
 
-/// The head record (docs/contracts.md §3.1); a record that is not one is host misuse.
+/// The head record (docs/contracts.md#records); a record that is not one is host misuse.
 ///
 /// # Safety
 /// `ptr..ptr+len` must be readable host memory (see `bytes`).

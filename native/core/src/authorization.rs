@@ -13,6 +13,7 @@ use crate::config::{known_key, secret_ref, ConfigError, SecretRef};
 use crate::effect::{self, Effect, HttpAnswer, HttpEffect, HttpMethod, HttpVerdict};
 use crate::head::{Field, Head};
 use crate::json::{self, write, Object, Value};
+use crate::manifest::name_rule;
 use crate::reply::{Reply, Timing};
 use crate::tools::Tools;
 
@@ -175,7 +176,12 @@ impl Authorization {
                 s.as_str().into_owned()
             }
             Some(_) => {
-                return Err("authorization.backend: must be a Fastly backend name (1-128 characters of A-Za-z0-9_.-)".to_string())
+                return Err(concat!(
+                    "authorization.backend: must be a Fastly backend name (",
+                    name_rule!(),
+                    ")"
+                )
+                .to_string())
             }
         };
         let entries = match tools {

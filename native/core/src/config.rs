@@ -1,11 +1,11 @@
-//! The engine configuration (docs/contracts.md §4), validated once at construction. This is the one
+//! The engine configuration (docs/contracts.md#engine-configuration), validated once at construction. This is the one
 //! judge of every plain-data option the hosts pass through: each message names the user's option and
 //! the offending entry (`allowedOrigins[2]`, `limits.requestBytes`), never the value.
 use crate::authorization::Authorization;
 use crate::hmac::Hmac;
 use crate::json::{self, write, JsonError, Object, Str, Value};
 use crate::limits::Limits;
-use crate::manifest::valid_name;
+use crate::manifest::{name_rule, valid_name};
 use crate::prompts::Prompts;
 use crate::resources::Resources;
 use crate::state::{StateKey, MAX_KEY_BYTES, MIN_KEY_BYTES};
@@ -346,7 +346,10 @@ pub fn state_key_from(bytes: &[u8]) -> Result<StateKey, ConfigError> {
 pub fn secret_ref(o: Object<'_>, option: &str) -> Result<SecretRef, ConfigError> {
     let rule = || {
         format!(
-            "{}: a secret reference is {{\"secretStore\", \"key\"}}, each 1-128 characters of A-Za-z0-9_.-",
+            concat!(
+                "{}: a secret reference is {{\"secretStore\", \"key\"}}, each ",
+                name_rule!()
+            ),
             option
         )
     };

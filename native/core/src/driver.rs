@@ -9,7 +9,8 @@ use crate::reply::Reply;
 
 /// Body bytes read per call.
 pub const CHUNK: usize = 16 * 1024;
-/// `Continue` answers in a row, with no time left, before the loop gives up on the core.
+/// `Continue` answers in a row, with no time left, before the loop gives up on the core (the
+/// TypeScript driver's is generated from it: `shared::json`).
 pub const MAX_ZERO_WAITS: u32 = 2;
 
 /// One wait for request body bytes.

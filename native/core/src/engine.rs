@@ -63,7 +63,7 @@ impl Fault {
 }
 
 impl Engine {
-    /// Builds an engine from the configuration JSON (docs/contracts.md §4).
+    /// Builds an engine from the configuration JSON (docs/contracts.md#engine-configuration).
     pub fn new(config_json: &[u8]) -> Result<Engine, ConfigError> {
         Engine::from_config(Config::parse(config_json)?)
     }
@@ -174,7 +174,7 @@ pub enum Action {
 }
 
 impl Action {
-    /// The ABI code of the action (docs/contracts.md §2).
+    /// The ABI code of the action (docs/contracts.md#the-c-abi).
     pub fn code(&self) -> u32 {
         match self {
             Action::Continue => 0,

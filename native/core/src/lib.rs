@@ -47,6 +47,7 @@ pub mod reply;
 pub mod resources;
 pub mod rpc_client;
 pub mod server_card;
+pub mod shared;
 pub mod state;
 pub mod tools;
 

@@ -23,19 +23,4 @@ impl Limits {
         deadline_ms: 10_000.0,
         tool_result_bytes: 1024 * 1024,
     };
-
-    /// `{"limits":{…},"responseHeadroomBytes":…}` with the public names, for hosts that must not
-    /// restate the defaults or the configuration rule between the request and response budgets.
-    pub fn defaults_json(&self) -> Vec<u8> {
-        format!(
-            "{{\"limits\":{{\"requestBytes\":{},\"responseBytes\":{},\"depth\":{},\"deadlineMs\":{},\"toolResultBytes\":{}}},\"responseHeadroomBytes\":{}}}",
-            self.request_bytes,
-            self.response_bytes,
-            self.depth,
-            self.deadline_ms as u64,
-            self.tool_result_bytes,
-            crate::config::RESPONSE_HEADROOM
-        )
-        .into_bytes()
-    }
 }

@@ -22,7 +22,10 @@ const MAX_BYTES_CEILING: usize = 1 << 20;
 const MAX_TOP_K: usize = 64;
 /// The list text nests two JSON levels per schema level, plus the array, tool and schema members.
 pub const LIST_DEPTH: u32 = 2 * codec::MAX_LEVELS + 8;
-const STATIC_DEPTH: u32 = 128;
+/// Nesting levels of a static result, counted as for a request body.
+pub const STATIC_DEPTH: u32 = 32;
+/// Bytes of a static result's JSON text.
+pub const STATIC_BYTES: usize = 64 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CorpusAction {
@@ -81,12 +84,58 @@ pub struct Manifest {
     pub corpora: Vec<Corpus>,
 }
 
-/// 1–128 characters of `A-Za-z0-9_.-` (the TypeScript side imports one copy: `src/router/rules.ts`).
+/// The name rule as messages state it: a literal, so every message is one `concat!` of it.
+macro_rules! name_rule {
+    () => {
+        "1-128 characters of A-Za-z0-9_.-"
+    };
+}
+pub(crate) use name_rule;
+
+/// The rule's text; `valid_name` checks it, and the TypeScript side gets both generated
+/// (`shared::json`).
+pub const NAME_RULE: &str = name_rule!();
+/// The characters of a name besides ASCII letters and digits.
+pub const NAME_PUNCTUATION: &[u8] = b"_.-";
+
+/// Router, tool, backend, corpus, collection and secret names: `NAME_RULE`.
 pub fn valid_name(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= MAX_NAME
         && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-')
+            .all(|b| b.is_ascii_alphanumeric() || NAME_PUNCTUATION.contains(&b))
+}
+
+/// The static-result rule as messages state it (`STATIC_DEPTH`, `STATIC_BYTES`).
+macro_rules! static_result_rule {
+    () => {
+        "plain JSON of at most 32 levels and 65536 bytes"
+    };
+}
+
+/// The rule's text; `static_result` checks it, and the TypeScript side gets it generated
+/// (`shared::json`).
+pub const STATIC_RESULT_RULE: &str = static_result_rule!();
+const STATIC_REFUSAL: &str = concat!("tools: static result must be ", static_result_rule!());
+
+/// A static result's JSON text, bounded by `STATIC_RESULT_RULE`.
+fn static_result(text: &str) -> Result<json::Document, &'static str> {
+    if text.len() > STATIC_BYTES {
+        return Err(STATIC_REFUSAL);
+    }
+    json::parse(text.as_bytes(), STATIC_DEPTH).map_err(|e| match e {
+        json::JsonError::Depth => STATIC_REFUSAL,
+        _ => "tools: static result is not JSON",
+    })
+}
+
+/// `valid_name` as a regular expression, for hosts that check names early.
+pub fn name_pattern() -> String {
+    format!(
+        "^[A-Za-z0-9{}]{{1,{}}}$",
+        std::str::from_utf8(NAME_PUNCTUATION).unwrap_or_default(),
+        MAX_NAME
+    )
 }
 
 fn known_keys(o: &Object<'_>, keys: &[&str], err: &'static str) -> Result<(), &'static str> {
@@ -225,14 +274,14 @@ fn handler(
             )?;
             match (&op.output, o.get("result")) {
                 (None, Some(Value::String(text))) if op.content => {
-                    let doc = json::parse(text.as_str().as_bytes(), STATIC_DEPTH).map_err(|_| "tools: static result is not JSON")?;
+                    let doc = static_result(&text.as_str())?;
                     let mut blocks = Vec::new();
                     content::blocks(&mut blocks, doc.root(), content::MAX_BLOCKS).map_err(|_| "tools: static content is not an array of valid content blocks")?;
                     Ok(Handler::Static(Some(blocks)))
                 }
                 (None, None) if !op.content => Ok(Handler::Static(None)),
                 (Some(p), Some(Value::String(text))) => {
-                    let doc = json::parse(text.as_str().as_bytes(), STATIC_DEPTH).map_err(|_| "tools: static result is not JSON")?;
+                    let doc = static_result(&text.as_str())?;
                     let encoded = codec::encode_output(p, doc.root()).map_err(|_| "tools: static result does not match the output codec")?;
                     Ok(Handler::Static(Some(encoded)))
                 }
@@ -341,7 +390,7 @@ fn handler(
                     None,
                     Some(
                         secret_ref(r, "tools")
-                            .map_err(|_| "tools: rpc bearer secret reference is {\"secretStore\", \"key\"}, each 1-128 characters of A-Za-z0-9_.-")?,
+                            .map_err(|_| concat!("tools: rpc bearer secret reference is {\"secretStore\", \"key\"}, each ", name_rule!()))?,
                     ),
                 ),
                 Some(_) => return Err("tools: rpc bearer must be a bearer token (RFC 6750 b64token, at most 4096 characters)"),
@@ -402,10 +451,7 @@ fn tool(
         .ok_or((None, "tools: tool must be an object"))?;
     let name = get_str(&o, "name", "tools: tool needs a name").map_err(|e| (None, e))?;
     if !valid_name(&name) {
-        return Err((
-            None,
-            "tools: tool names must be 1-128 characters of A-Za-z0-9_.-",
-        ));
+        return Err((None, concat!("tools: tool names must be ", name_rule!())));
     }
     let named = |e: &'static str| (Some(name.clone()), e);
     known_keys(
@@ -616,7 +662,7 @@ mod tests {
                 r#"[{"name":"bad name","input":null,"output":null,"handler":{"kind":"static"}}]"#,
                 "\"[]\""
             ),
-            "tools[0]: tool names must be 1-128 characters of A-Za-z0-9_.-",
+            concat!("tools[0]: tool names must be ", name_rule!()),
             "an invalid name is never shown"
         );
     }
@@ -655,7 +701,7 @@ mod tests {
         };
         assert_eq!(
             err(&format!("[{}]", tool("a b")), &list_of(&["a b"])),
-            "tools: tool names must be 1-128 characters of A-Za-z0-9_.-"
+            concat!("tools: tool names must be ", name_rule!())
         );
         assert_eq!(
             err(
@@ -672,6 +718,38 @@ mod tests {
         assert_eq!(
             err(&format!("[{}]", tool("a")), &list_of(&["b"])),
             "tools: list does not match the tools"
+        );
+    }
+
+    #[test]
+    fn static_results_are_at_most_32_levels_and_65536_bytes() {
+        // A json output codec wider than the rule, so only the rule can refuse.
+        let tool = |result: &str| {
+            let mut handler = br#"{"kind":"static","result":"#.to_vec();
+            json::write::string(&mut handler, result);
+            format!(
+                r#"[{{"name":"a","input":null,"output":[["json",131072,64]],"handler":{}}}]"#,
+                String::from_utf8(handler).unwrap() + "}"
+            )
+        };
+        let nested = |levels: usize| "[".repeat(levels) + &"]".repeat(levels);
+        let text = |bytes: usize| format!("\"{}\"", "x".repeat(bytes - 2));
+        let refusal = concat!("tools: static result must be ", static_result_rule!());
+        let l = list_of(&["a"]);
+        for (result, want) in [
+            (nested(32), "ok"),
+            (nested(33), refusal),
+            (text(65536), "ok"),
+            (text(65537), refusal),
+        ] {
+            assert_eq!(err(&tool(&result), &l), want, "{} bytes", result.len());
+        }
+        assert_eq!(
+            STATIC_RESULT_RULE,
+            format!(
+                "plain JSON of at most {} levels and {} bytes",
+                STATIC_DEPTH, STATIC_BYTES
+            )
         );
     }
 
@@ -792,8 +870,18 @@ mod tests {
             assert_eq!(err(&t("null", "null", &handler), &l), want, "{}", handler);
         }
         assert_eq!(
-            err(&t("null", "null", &rpc("https://rpc.example/", r##","bearer":{"secretStore":"s"}"##)), &l),
-            "tools: rpc bearer secret reference is {\"secretStore\", \"key\"}, each 1-128 characters of A-Za-z0-9_.-"
+            err(
+                &t(
+                    "null",
+                    "null",
+                    &rpc("https://rpc.example/", r##","bearer":{"secretStore":"s"}"##)
+                ),
+                &l
+            ),
+            concat!(
+                "tools: rpc bearer secret reference is {\"secretStore\", \"key\"}, each ",
+                name_rule!()
+            )
         );
         let secret = |store: &str| {
             rpc(
@@ -846,7 +934,7 @@ mod tests {
         ] {
             assert_eq!(
                 err(&tool(bad), &list_of(&[bad])),
-                "tools: tool names must be 1-128 characters of A-Za-z0-9_.-",
+                concat!("tools: tool names must be ", name_rule!()),
                 "{}",
                 bad
             );

@@ -1,4 +1,4 @@
-//! The byte forms of the C ABI (docs/contracts.md §3), and nothing else: the head record a
+//! The byte forms of the C ABI (docs/contracts.md#records), and nothing else: the head record a
 //! JavaScript host writes, the reply record and the effect JSON it reads. Only `abi.rs` (and tests
 //! that speak the ABI's language) use them; Rust hosts work with the typed values.
 use crate::effect::Effect;

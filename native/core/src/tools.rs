@@ -1,4 +1,4 @@
-//! The tools pipeline seen from the engine (docs/contracts.md §7): names, codecs and handler kinds.
+//! The tools pipeline seen from the engine (docs/contracts.md#the-tools-pipeline): names, codecs and handler kinds.
 //! The engine owns all framing and budgets of the reply; this side decides what a call produces.
 use crate::codec::{self, CodecError, Program};
 use crate::config::SecretRef;
