@@ -19,4 +19,8 @@ export type {
   McpResourceTemplate,
   McpToolsOptions,
 } from './options';
-export type { PulseConfigError, PulseCoreError, PulseError, PulseErrorCode } from './errors';
+// The error classes: every entry re-exports the same module, so `instanceof` holds across entries.
+export { PulseError, PulseConfigError, PulseCoreError } from './errors';
+export type { PulseErrorCode } from './errors';
+export { PulseRouterError, isPulseRouterError } from './router/errors';
+export { ManifestError } from './compiler/errors';

@@ -10,8 +10,6 @@ export {
   assertNativeEligible,
   mcp,
   jsonRpc,
-  PulseRouterError,
-  isPulseRouterError,
   DEFAULT_BUDGETS,
   STATIC_LIMITS,
 } from './router';
@@ -26,7 +24,6 @@ export type {
   InputOf,
   OutputOf,
   JavaScriptHandler,
-  PulseErrorCode,
   McpBinding,
   McpBindingOptions,
   JsonRpcBinding,
@@ -40,6 +37,11 @@ export type {
   RouterDefinition,
   ToolHints,
 } from './router';
+// The error classes: every entry re-exports the same module, so `instanceof` holds across entries.
+export { PulseError, PulseConfigError, PulseCoreError } from './errors';
+export type { PulseErrorCode } from './errors';
+export { PulseRouterError, isPulseRouterError } from './router/errors';
+export { ManifestError } from './compiler/errors';
 export { handlers, createMemoryKv } from './handlers';
 export type { HandlerContext, ContextFetchInit, ContextOptions, KvStore, LogRecord, LogSink, Logger, SignalLike } from './handlers';
 export type { McpNodeHandler } from './adapter/node/listener';

@@ -3,28 +3,14 @@
  * and a fixed message chosen from the table below, so no error ever echoes user input, a secret, a URL
  * or the text of another exception.
  */
-import { BACKEND_TIMEOUT_MS, HANDLER_BYTES, TOP_K } from './rules';
-
-export type PulseErrorCode =
-  | 'PULSE_ERR_DECLARATION'
-  | 'PULSE_ERR_CODEC'
-  | 'PULSE_ERR_FROZEN'
-  | 'PULSE_ERR_NATIVE_INELIGIBLE'
-  | 'PULSE_ERR_OPTIONS'
-  | 'PULSE_ERR_FETCH_DENIED'
-  | 'PULSE_ERR_FETCH_FAILED'
-  | 'PULSE_ERR_BUDGET'
-  | 'PULSE_ERR_DEADLINE'
-  | 'PULSE_ERR_CONTEXT_CLOSED'
-  | 'PULSE_ERR_CALL'
-  | 'PULSE_ERR_SECRET'
-  | 'PULSE_ERR_KV';
+import { PulseError, type PulseRouterErrorCode } from '../errors';
+import { BACKEND_TIMEOUT_MS, HANDLER_BYTES, NAME_RULE, STATIC_RESULT_RULE, TOP_K } from './rules';
 
 const MESSAGES = {
   // declarations
-  routerId: 'Router id must be 1-128 characters of A-Za-z0-9_.-',
+  routerId: `Router id must be ${NAME_RULE}`,
   routerOptions: 'Router options must be a plain object with known keys only',
-  operationName: 'Operation name must be 1-128 characters of A-Za-z0-9_.-',
+  operationName: `Operation name must be ${NAME_RULE}`,
   operationDuplicate: 'Operation name is already declared on this router',
   operationOptions: 'Operation options must be a plain object with known keys only',
   operationTitle: 'Operation title (at most 256 characters) and description (at most 4096) must be strings',
@@ -39,7 +25,7 @@ const MESSAGES = {
   handler: 'Operation handler must be a function or a handler from handlers.*',
   handlerCorpus: 'Corpus handler names a corpus the router does not declare',
   handlerBackend: 'Backend handler names a backend the router does not declare',
-  handlerStatic: 'Static handler result must be bounded plain JSON',
+  handlerStatic: `Static handler result must be ${STATIC_RESULT_RULE}`,
   handlerCorpusOptions: `Corpus handler options are invalid (corpus, action search|read|list, topK ${TOP_K.min}-${TOP_K.max}, maxBytes ${HANDLER_BYTES.min}-${HANDLER_BYTES.max})`,
   handlerBackendOptions: `Backend handler options are invalid (backend, method, absolute path, maxBytes ${HANDLER_BYTES.min}-${HANDLER_BYTES.max}, timeoutMs ${BACKEND_TIMEOUT_MS.min}-${BACKEND_TIMEOUT_MS.max} and within the router deadline)`,
   backends: 'Backends must map names to https URLs or loopback http URLs without credentials, query or fragment',
@@ -84,7 +70,7 @@ const MESSAGES = {
   callUnknown: 'Called operation is not declared on this router',
   callUnsupported: 'Called operation kind cannot run from ctx.call',
   callFailed: 'Called operation failed',
-  secretName: 'Secret name must be 1-128 characters of A-Za-z0-9_.-',
+  secretName: `Secret name must be ${NAME_RULE}`,
   secretFailed: 'Secret lookup failed',
   kvKey: 'KV keys must be 1-512 characters',
   kvValue: 'KV values must be strings of at most 65536 characters',
@@ -94,16 +80,16 @@ const MESSAGES = {
 
 export type PulseErrorMessage = keyof typeof MESSAGES;
 
-export class PulseRouterError extends Error {
-  readonly code: PulseErrorCode;
-  constructor(code: PulseErrorCode, message: PulseErrorMessage) {
+export class PulseRouterError extends PulseError {
+  readonly code: PulseRouterErrorCode;
+  constructor(code: PulseRouterErrorCode, message: PulseErrorMessage) {
     super(MESSAGES[message]);
     this.name = 'PulseRouterError';
     this.code = code;
   }
 }
 
-export function fail(code: PulseErrorCode, message: PulseErrorMessage): never {
+export function fail(code: PulseRouterErrorCode, message: PulseErrorMessage): never {
   throw new PulseRouterError(code, message);
 }
 

@@ -1,7 +1,7 @@
 /** The static entity router, its codecs and its bindings. */
 export { EntityRouter, DEFAULT_BUDGETS, MAX_OPERATIONS, type OperationOptions, type RouterOptions, type InputOf, type OutputOf, type JavaScriptHandler } from './router';
 export { codec, type Codec, type Infer, type JsonValue, type OptionalField, type Scalar } from './codecs';
-export { PulseRouterError, isPulseRouterError, type PulseErrorCode } from './errors';
+export { PulseRouterError, isPulseRouterError } from './errors';
 export {
   toolSource,
   assertNativeEligible,

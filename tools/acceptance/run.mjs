@@ -170,6 +170,23 @@ process.stdout.write(JSON.stringify({ same, names, cjsNames }));
   });
 }
 
+const ERROR_CLASSES = ['PulseError', 'PulseConfigError', 'PulseCoreError', 'PulseRouterError', 'ManifestError', 'isPulseRouterError'];
+await step('the error classes: one identity across every entry, CommonJS and ESM', async () => {
+  const r = await inConsumer('errors.mjs', `import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const specs = ${JSON.stringify(ENTRIES.map(([sub]) => (sub === '.' ? NAME : `${NAME}/${sub.slice(2)}`)))};
+const faces = [...specs.map((s) => require(s)), ...(await Promise.all(specs.map((s) => import(s))))];
+const root = faces[0];
+const differing = ${JSON.stringify(ERROR_CLASSES)}.filter((n) => typeof root[n] !== 'function' || faces.some((f) => f[n] !== root[n]));
+let caught;
+try { require(${JSON.stringify(`${NAME}/node`)}).createMcpNodeHandler({ path: 'mcp' }); } catch (e) { caught = e instanceof root.PulseConfigError && e instanceof faces.at(-1).PulseError; }
+process.stdout.write(JSON.stringify({ differing, caught }));
+`);
+  const got = JSON.parse(r.stdout);
+  need(got.differing.length === 0 && got.caught === true, JSON.stringify(got));
+  return `${ERROR_CLASSES.length} names × ${ENTRIES.length * 2} faces`;
+});
+
 await step('package.json and pulse_core.wasm resolve as exported', async () => {
   const r = await inConsumer('resolve.cjs', `const fs = require('node:fs');
 const pkg = require(${JSON.stringify(`${NAME}/package.json`)});
