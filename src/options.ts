@@ -1,5 +1,5 @@
 /**
- * Handler options → the core's configuration JSON (docs/contracts.md §4). The core judges every
+ * Handler options → the core's configuration JSON (docs/contracts.md#engine-configuration). The core judges every
  * plain-data option (path, allowedOrigins, serverInfo, limits, legacyProtocol, unknown keys) and is
  * the one authority: its message names the option and the entry, never the value, and reaches the
  * caller as `PulseConfigError` when the engine is built. This layer checks only what the core cannot
@@ -42,7 +42,7 @@ export interface McpHandlerRunner {
 
 /**
  * The static binding's tools (built by `mcp()` from a router, never by a caller): a compiled
- * manifest (docs/contracts.md §6) plus the runner of its `javascript` handlers.
+ * manifest (docs/contracts.md#the-tools-pipeline) plus the runner of its `javascript` handlers.
  */
 export interface McpToolSource {
   readonly manifest: unknown;

@@ -170,7 +170,7 @@ export interface SchemaRegistry {
 }
 
 export interface CompiledRouter {
-  /** Engine config `tools` (docs/contracts.md §4). */
+  /** Engine config `tools` (docs/contracts.md#engine-configuration). */
   readonly manifest: Manifest;
   /** `entities-catalog.json` */
   readonly catalog: EntitiesCatalog;

@@ -1,5 +1,5 @@
 /**
- * Typed wrapper of the core's C ABI (docs/contracts.md §2–§3): the one place where TypeScript
+ * Typed wrapper of the core's C ABI (docs/contracts.md#the-c-abi, docs/contracts.md#records): the one place where TypeScript
  * writes head records and reads reply records and effect JSON. Every call re-creates its memory
  * view (linear memory may grow) and reads integers with `>>> 0`. A trap (panic) poisons the
  * instance: that request answers the core's own 500 and the next request gets a fresh instance.
@@ -134,7 +134,7 @@ interface ReplyHead {
 }
 
 /**
- * Reads the reply record (§3.2) at `memory[start, end)` exactly as `record.rs` writes it;
+ * Reads the reply record (docs/contracts.md#records) at `memory[start, end)` exactly as `record.rs` writes it;
  * `undefined` when it is not one. `memory` may be the core's: only the body is copied out (by
  * `copy`), and nothing keeps the view.
  */
@@ -205,7 +205,7 @@ function headOf(memory: Uint8Array, start: number, blank: number, ascii: boolean
   return lastHead;
 }
 
-/** Reads effect JSON (§3.3) as `record.rs` writes it; `undefined` when it is not one. */
+/** Reads effect JSON (docs/contracts.md#records) as `record.rs` writes it; `undefined` when it is not one. */
 function decodeEffect(json: Uint8Array): Effect | undefined {
   let e: Record<string, unknown>;
   try {
@@ -377,7 +377,7 @@ function memoryOf(core: CoreExports): Uint8Array {
   return memoryView;
 }
 
-/** The request steps of the C ABI (docs/contracts.md §2). */
+/** The request steps of the C ABI (docs/contracts.md#the-c-abi). */
 type Step = 'head' | 'body' | 'end' | 'abort' | 'tick' | 'httpResponse' | 'httpFailure' | 'handlerOutput' | 'handlerFailure';
 
 /** Text up to this many UTF-16 units is encoded straight into the core's memory (at most 3 bytes each). */

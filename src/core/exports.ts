@@ -1,4 +1,4 @@
-/** The C ABI of pulse-core as JavaScript sees it (docs/contracts.md §2). All integers are u32. */
+/** The C ABI of pulse-core as JavaScript sees it (docs/contracts.md#the-c-abi). All integers are u32. */
 export interface CoreMemory {
   readonly buffer: ArrayBuffer;
 }

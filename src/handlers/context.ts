@@ -1,8 +1,8 @@
 /**
  * The request-owned context of JavaScript handlers. One `RequestScope` is created per handler
- * instruction from the core (docs/contracts.md §3.3) and shared by every nested `ctx.call`, so the
+ * effect from the core (docs/contracts.md#the-cores-rust-api) and shared by every nested `ctx.call`, so the
  * deadline, fetch count, fetch bytes and call count are one budget for the whole request. When the
- * instruction settles the scope closes: a handler that outlives its deadline can no longer fetch,
+ * effect settles the scope closes: a handler that outlives its deadline can no longer fetch,
  * read secrets, touch KV, log or call.
  */
 import { compileRouter } from '../compiler';

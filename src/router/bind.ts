@@ -1,7 +1,7 @@
 /**
  * Binding a router: to the static `/pulse` MCP binding (and, in ./jsonrpc.ts, to the JSON-RPC
  * adapter). Every binding freezes the router and compiles it with the tools pipeline's compiler into
- * a tool source (docs/contracts.md §8); nothing here decides protocol outcomes (the core does).
+ * a tool source (docs/contracts.md#the-typescript-side); nothing here decides protocol outcomes (the core does).
  */
 import { compileRouter, type CompiledRouter } from '../compiler';
 import { createHostCore } from '../core/driver';
@@ -17,7 +17,7 @@ import { isEntityRouter, routerDefinition, type EntityRouter } from './router';
 export type ToolSourceOptions = ContextOptions;
 
 /**
- * A router as the hosts' tool source. `runHandler` is the contracts §8 hook; `handlers` is the same
+ * A router as the hosts' tool source. `runHandler` is the hook of docs/contracts.md#the-typescript-side; `handlers` is the same
  * runner in the shape the hosts' driver calls. Both are absent when every tool is native.
  */
 export interface RouterToolSource extends McpToolSource {

@@ -141,7 +141,7 @@ describe('wasm and wasm2js agree', () => {
     const codes = new Set<number>();
     for (const c of corpus) {
       const [a, b] = variants.map((v) => runScript(v.core, v.engines.get(c.profile)!, c.script));
-      // Every script ends with a call after RESPOND, which must repeat RESPOND (contract §2).
+      // Every script ends with a call after RESPOND, which must repeat RESPOND (docs/contracts.md#the-cores-rust-api).
       const last = a.split('\n').pop()!;
       if (last.startsWith('end 1 ')) {
         responded++;

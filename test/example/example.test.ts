@@ -34,7 +34,7 @@ describe('the corpus build', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);
     expect(corpus.sources).toContain('docs/contracts.md');
-    expect(ids).toContain('contracts.8-the-typescript-side');
+    expect(ids).toContain('contracts.the-typescript-side');
     for (const e of docs) {
       expect(e.collection).toBe('docs');
       expect(e.text.trim()).not.toBe('');

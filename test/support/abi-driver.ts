@@ -1,4 +1,4 @@
-// A minimal, independent driver of the pulse-core C ABI (docs/contracts.md §2), used to compare the
+// A minimal, independent driver of the pulse-core C ABI (docs/contracts.md#the-c-abi), used to compare the
 // wasm and wasm2js variants call for call. It records every action code, every payload and every
 // timeout answer, with host times fixed by the script (the core never reads a clock).
 import type { CoreExports } from '../../src/core/exports';
@@ -73,7 +73,7 @@ export function runScript(core: CoreExports, engine: number, s: Script): string 
   return out.join('\n');
 }
 
-/** The head record (§3.1) for a method, target and header list. */
+/** The head record (docs/contracts.md#records) for a method, target and header list. */
 export function headRecord(method: string, target: string, headers: [string, string][]): string {
   return `${method} ${target}\r\n` + headers.map(([n, v]) => `${n}: ${v}\r\n`).join('');
 }

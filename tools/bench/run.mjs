@@ -65,7 +65,7 @@ function bodyOfSize(size) {
 }
 
 function coreConfig() {
-  // docs/contracts.md §4
+  // docs/contracts.md#engine-configuration
   return JSON.stringify({
     path: '/mcp',
     allowedOrigins: [],
