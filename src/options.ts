@@ -302,11 +302,8 @@ export type Binding = 'facade' | 'static';
 /** Where the host adapters send anything executable. */
 const USE_MCP = 'serve a router and its handlers with mcp() from @pulse-compute/mcp/pulse';
 
-/** Options only the static binding has: they concern handlers the host adapters never run. */
-const STATIC_ONLY: Readonly<Record<string, string>> = {
-  progress: 'progress: reported by handlers, which the host adapters do not run; it is an option of mcp() from @pulse-compute/mcp/pulse',
-  contentBlocks: 'contentBlocks: returned by handlers, which the host adapters do not run; it is an option of mcp() from @pulse-compute/mcp/pulse',
-};
+/** Options only the static binding has, and what of a handler they concern (the adapters run none). */
+const STATIC_ONLY: Readonly<Record<string, string>> = { progress: 'reported by handlers', contentBlocks: 'returned by handlers' };
 
 /**
  * `tools` of the host adapters: catalog artifacts only. A router, a tool source, a manifest or a
@@ -384,7 +381,9 @@ export function resolveOptions(options: unknown, target: ConfigTarget = 'host', 
     else if (key === 'core') core = resolveCore(value);
     else {
       if (INTERNAL.has(key)) fail(`options: unknown key ${JSON.stringify(key)}`);
-      if (binding === 'facade' && STATIC_ONLY[key] !== undefined) fail(STATIC_ONLY[key]);
+      if (binding === 'facade' && STATIC_ONLY[key] !== undefined) {
+        fail(`${key}: ${STATIC_ONLY[key]}, which the host adapters do not run; it is an option of mcp() from @pulse-compute/mcp/pulse`);
+      }
       if (key === 'requestStateKey') checkSecret(value, 'requestStateKey', target, 'key', 'the key itself (at least 32 bytes of text)');
       if (key === 'authorization' && isPlainObject(value)) checkSecret(value.clientSecret, 'authorization.clientSecret', target, 'secret', 'the secret itself');
       const where = member('', key);
