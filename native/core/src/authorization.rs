@@ -9,11 +9,12 @@
 use std::borrow::Cow;
 
 use crate::base64;
-use crate::config::{known_key, secret_ref, ConfigError, SecretRef};
+use crate::decl::{
+    is_b64token, known_key, name_rule, secret_ref, valid_name, ConfigError, SecretRef,
+};
 use crate::effect::{self, Effect, HttpAnswer, HttpEffect, HttpMethod, HttpVerdict};
 use crate::head::{Field, Head};
 use crate::json::{self, write, Object, Value};
-use crate::manifest::name_rule;
 use crate::reply::{Reply, Timing};
 use crate::tools::Tools;
 
@@ -172,9 +173,7 @@ impl Authorization {
         let operations = operations(o.get("operations"), tools, &scopes)?;
         let backend = match o.get("backend") {
             None => DEFAULT_BACKEND.to_string(),
-            Some(Value::String(s)) if crate::manifest::valid_name(&s.as_str()) => {
-                s.as_str().into_owned()
-            }
+            Some(Value::String(s)) if valid_name(&s.as_str()) => s.as_str().into_owned(),
             Some(_) => {
                 return Err(concat!(
                     "authorization.backend: must be a Fastly backend name (",
@@ -536,16 +535,6 @@ fn bearer(value: &[u8]) -> Bearer<'_> {
     Bearer::Token(token)
 }
 
-/// RFC 6750 `b64token`: the only characters a bearer token may have, so it can never break the
-/// header or the form it travels in.
-pub fn is_b64token(t: &[u8]) -> bool {
-    let end = t.iter().rposition(|&b| b != b'=').map_or(0, |i| i + 1);
-    end > 0
-        && t[..end]
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
-}
-
 /// RFC 6750 §2.3: an `access_token` query parameter (percent-encoded spellings included).
 fn query_has_token(q: &[u8]) -> bool {
     q.split(|&b| b == b'&').any(|pair| {
@@ -664,7 +653,7 @@ fn operations(
     let mut out: Vec<(String, Vec<String>)> = Vec::with_capacity(o.len());
     for (name, scopes) in o.iter() {
         let name = name.as_str().into_owned();
-        let option = match crate::manifest::valid_name(&name) {
+        let option = match valid_name(&name) {
             true => format!("authorization.operations[\"{}\"]", name),
             false => "authorization.operations".to_string(),
         };

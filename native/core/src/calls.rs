@@ -1,7 +1,7 @@
 //! `tools/list` and `tools/call` params, and the framing of a tool result under its two budgets:
 //! the whole result object against `toolResultBytes`, the whole body against `responseBytes`.
-use crate::discover::Fragments;
 use crate::errors::{self, RpcError, INVALID_PARAMS};
+use crate::fragments::Fragments;
 use crate::json::{write, Object, Str, Value};
 use crate::limits::Limits;
 use crate::reply::{result_prefix, Reply, Timing};
@@ -103,8 +103,10 @@ mod tests {
     use crate::json;
 
     fn frags() -> Fragments {
-        Fragments::build(&Config::parse(br#"{"serverInfo":{"name":"s","version":"1"}}"#).unwrap())
-            .unwrap()
+        crate::discover::build(
+            &Config::parse(br#"{"serverInfo":{"name":"s","version":"1"}}"#).unwrap(),
+        )
+        .unwrap()
     }
 
     fn body(r: &Reply) -> (u16, &str) {

@@ -2,10 +2,11 @@
 //! judge of every plain-data option the hosts pass through: each message names the user's option and
 //! the offending entry (`allowedOrigins[2]`, `limits.requestBytes`), never the value.
 use crate::authorization::Authorization;
+use crate::decl::known_key;
+pub use crate::decl::{secret_ref, ConfigError, SecretRef};
 use crate::hmac::Hmac;
-use crate::json::{self, write, JsonError, Object, Str, Value};
+use crate::json::{self, JsonError, Object, Value};
 use crate::limits::Limits;
-use crate::manifest::{name_rule, valid_name};
 use crate::prompts::Prompts;
 use crate::resources::Resources;
 use crate::state::{StateKey, MAX_KEY_BYTES, MIN_KEY_BYTES};
@@ -21,8 +22,6 @@ pub const MAX_INFO_CHARS: usize = 128;
 const CONFIG_DEPTH: u32 = 128;
 /// Room the response budget must leave above the request budget for echoed ids in errors.
 pub const RESPONSE_HEADROOM: usize = 512;
-/// An unknown key is quoted in a message only when it is this short and printable ASCII.
-const MAX_NAMED_KEY: usize = 64;
 
 const OPTION_KEYS: [&str; 18] = [
     "path",
@@ -99,9 +98,6 @@ pub struct ListCache {
     /// `"public"`: shared caches may reuse results across users; else `"private"`.
     pub public: bool,
 }
-
-/// A message naming the option (and the entry, e.g. `allowedOrigins[2]`); never the value.
-pub type ConfigError = String;
 
 impl Config {
     pub fn parse(text: &[u8]) -> Result<Config, ConfigError> {
@@ -261,29 +257,6 @@ fn present(v: Option<Value<'_>>) -> Option<Value<'_>> {
     }
 }
 
-/// Refuses a key outside `known`, quoting it only when it is short printable ASCII (a key is the
-/// user's spelling of an option, not a value; anything longer or stranger stays unnamed).
-pub(crate) fn known_key(option: &str, key: Str<'_>, known: &[&str]) -> Result<(), ConfigError> {
-    if known.iter().any(|k| key.eq_str(k)) {
-        return Ok(());
-    }
-    let k = key.as_str();
-    if !k.is_empty() && k.len() <= MAX_NAMED_KEY && k.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-        let mut quoted = Vec::with_capacity(k.len() + 4);
-        write::string(&mut quoted, &k);
-        Err(format!(
-            "{}: unknown key {}",
-            option,
-            String::from_utf8_lossy(&quoted)
-        ))
-    } else {
-        Err(format!(
-            "{}: an unknown key (not shown: longer than 64 characters or not printable ASCII)",
-            option
-        ))
-    }
-}
-
 /// The secrets a configuration may name in a host's secret store instead of holding them (so they
 /// end up in no build artifact); the host reads each before serving (`Engine::install_secret`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -316,18 +289,10 @@ impl Secret {
     pub fn max_bytes(self) -> usize {
         match self {
             Secret::StateKey => MAX_KEY_BYTES,
-            Secret::BackendToken => crate::rpc_client::MAX_BEARER,
+            Secret::BackendToken => crate::decl::MAX_BEARER,
             Secret::IntrospectionSecret => crate::authorization::MAX_SECRET_BYTES,
         }
     }
-}
-
-/// Where a host finds a secret (the `requestState` key, a backend token): a secret store and the
-/// key's name in it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SecretRef {
-    pub store: String,
-    pub key: String,
 }
 
 const KEY_RULE: &str =
@@ -340,30 +305,6 @@ pub fn state_key_from(bytes: &[u8]) -> Result<StateKey, ConfigError> {
     } else {
         Err(KEY_RULE.to_string())
     }
-}
-
-/// `{"secretStore", "key"}`, each a name; `option` names the option in the refusal.
-pub fn secret_ref(o: Object<'_>, option: &str) -> Result<SecretRef, ConfigError> {
-    let rule = || {
-        format!(
-            concat!(
-                "{}: a secret reference is {{\"secretStore\", \"key\"}}, each ",
-                name_rule!()
-            ),
-            option
-        )
-    };
-    if o.len() != 2 {
-        return Err(rule());
-    }
-    let name = |k: &str| match o.get(k) {
-        Some(Value::String(s)) if valid_name(&s.as_str()) => Ok(s.as_str().into_owned()),
-        _ => Err(rule()),
-    };
-    Ok(SecretRef {
-        store: name("secretStore")?,
-        key: name("key")?,
-    })
 }
 
 /// The key never appears in a message: only its option name and the rule.

@@ -3,36 +3,11 @@
 //! modern results carry. Per request only the envelope and id are written around them. Each list,
 //! and each static resource read, is checked once here to fit the response budget.
 use crate::config::{Config, ConfigError};
+use crate::fragments::{legacy_tools_list_of, list_result, Fragments};
 use crate::json::write;
 use crate::methods;
 use crate::reply::RESULT_ENVELOPE_BYTES;
 use crate::server_card;
-
-pub const MODERN_REVISION: &str = "2026-07-28";
-
-pub struct Fragments {
-    /// `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":…,"version":…}}`
-    pub server_meta: Vec<u8>,
-    /// The `server/discover` result object.
-    pub discover: Vec<u8>,
-    /// The legacy `initialize` result object.
-    pub initialize: Vec<u8>,
-    /// The modern `tools/list` result object (empty without tools).
-    pub tools_list: Vec<u8>,
-    /// The legacy `tools/list` result object, `{"tools":[…]}` (empty without tools).
-    pub legacy_tools_list: Vec<u8>,
-    /// `resources/list`, `resources/templates/list` and `prompts/list` result objects (empty when
-    /// not declared).
-    pub resources_list: Vec<u8>,
-    pub templates_list: Vec<u8>,
-    pub prompts_list: Vec<u8>,
-    /// `"ttlMs":…,"cacheScope":"…"` of list results and resource reads.
-    pub list_cache: Vec<u8>,
-    /// `data` of `-32022`: `{"supported":[…],"requested":` (caller appends).
-    pub unsupported_prefix: Vec<u8>,
-    /// The server card's JSON; empty when it is not served.
-    pub server_card: Vec<u8>,
-}
 
 /// A prebuilt reply (`method`, declared under `option`) would exceed `limits.responseBytes` by
 /// `over` bytes.
@@ -71,168 +46,121 @@ fn fits(
     Ok(())
 }
 
-/// The modern `tools/list` result of `array` (a subset of the tools: it fits when all of them do).
-pub fn tools_list(array: &[u8], frags: &Fragments) -> Vec<u8> {
-    list_result("tools", array, &frags.list_cache, &frags.server_meta)
-}
+/// The static result objects of `config`, each checked to fit the response budget.
+pub fn build(config: &Config) -> Result<Fragments, ListTooLarge> {
+    let mut server_info = b"{\"name\":".to_vec();
+    write::string(&mut server_info, &config.server_name);
+    server_info.extend_from_slice(b",\"version\":");
+    write::string(&mut server_info, &config.server_version);
+    server_info.push(b'}');
 
-/// The legacy `tools/list` result of `array`, `{"tools":[…]}`.
-pub fn legacy_tools_list_of(array: &[u8]) -> Vec<u8> {
-    let mut out = b"{\"tools\":".to_vec();
-    out.extend_from_slice(array);
-    out.push(b'}');
-    out
-}
+    let mut server_meta = b"\"_meta\":{\"io.modelcontextprotocol/serverInfo\":".to_vec();
+    server_meta.extend_from_slice(&server_info);
+    server_meta.push(b'}');
 
-/// A complete list result: `{"resultType":"complete","<member>":<array>,<cache>,<_meta>}`.
-fn list_result(member: &str, array: &[u8], cache: &[u8], server_meta: &[u8]) -> Vec<u8> {
-    let mut out = b"{\"resultType\":\"complete\",\"".to_vec();
-    out.extend_from_slice(member.as_bytes());
-    out.extend_from_slice(b"\":");
-    out.extend_from_slice(array);
-    out.push(b',');
-    out.extend_from_slice(cache);
-    out.push(b',');
-    out.extend_from_slice(server_meta);
-    out.push(b'}');
-    out
-}
+    let mut discover =
+        b"{\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":"
+            .to_vec();
+    discover.extend_from_slice(&methods::capabilities(config, false));
+    discover.extend_from_slice(b",\"ttlMs\":0,\"cacheScope\":\"private\",");
+    discover.extend_from_slice(&server_meta);
+    discover.push(b'}');
 
-/// The `resources/read` result around a `contents` array.
-pub fn read_result(contents: &[u8], frags: &Fragments) -> Vec<u8> {
-    list_result("contents", contents, &frags.list_cache, &frags.server_meta)
-}
+    let mut initialize = b"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":".to_vec();
+    initialize.extend_from_slice(&methods::capabilities(config, true));
+    initialize.extend_from_slice(b",\"serverInfo\":");
+    initialize.extend_from_slice(&server_info);
+    initialize.push(b'}');
 
-impl Fragments {
-    pub fn build(config: &Config) -> Result<Fragments, ListTooLarge> {
-        let mut server_info = b"{\"name\":".to_vec();
-        write::string(&mut server_info, &config.server_name);
-        server_info.extend_from_slice(b",\"version\":");
-        write::string(&mut server_info, &config.server_version);
-        server_info.push(b'}');
+    let mut list_cache = b"\"ttlMs\":".to_vec();
+    write::integer(&mut list_cache, config.list_cache.ttl_ms as i64);
+    list_cache.extend_from_slice(if config.list_cache.public {
+        b",\"cacheScope\":\"public\"" as &[u8]
+    } else {
+        b",\"cacheScope\":\"private\""
+    });
 
-        let mut server_meta = b"\"_meta\":{\"io.modelcontextprotocol/serverInfo\":".to_vec();
-        server_meta.extend_from_slice(&server_info);
-        server_meta.push(b'}');
-
-        let mut discover = b"{\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":".to_vec();
-        discover.extend_from_slice(&methods::capabilities(config, false));
-        discover.extend_from_slice(b",\"ttlMs\":0,\"cacheScope\":\"private\",");
-        discover.extend_from_slice(&server_meta);
-        discover.push(b'}');
-
-        let mut initialize = b"{\"protocolVersion\":\"2025-06-18\",\"capabilities\":".to_vec();
-        initialize.extend_from_slice(&methods::capabilities(config, true));
-        initialize.extend_from_slice(b",\"serverInfo\":");
-        initialize.extend_from_slice(&server_info);
-        initialize.push(b'}');
-
-        let mut list_cache = b"\"ttlMs\":".to_vec();
-        write::integer(&mut list_cache, config.list_cache.ttl_ms as i64);
-        list_cache.extend_from_slice(if config.list_cache.public {
-            b",\"cacheScope\":\"public\"" as &[u8]
-        } else {
-            b",\"cacheScope\":\"private\""
-        });
-
-        let mut tools_list = Vec::new();
-        let mut legacy_tools_list = Vec::new();
-        if let Some(tools) = &config.tools {
-            tools_list = list_result("tools", tools.list_json(), &list_cache, &server_meta);
-            fits(config, "tools", "tools/list", tools_list.len())?;
-            // Only a server that speaks the legacy revision answers it (a copy of the list).
-            if config.legacy {
-                legacy_tools_list = legacy_tools_list_of(tools.list_json());
-            }
-        }
-        let mut resources_list = Vec::new();
-        let mut templates_list = Vec::new();
-        if let Some(r) = &config.resources {
-            resources_list = list_result("resources", r.list_json(), &list_cache, &server_meta);
-            fits(config, "resources", "resources/list", resources_list.len())?;
-            templates_list = list_result(
-                "resourceTemplates",
-                r.templates_json(),
-                &list_cache,
-                &server_meta,
-            );
-            fits(
-                config,
-                "resourceTemplates",
-                "resources/templates/list",
-                templates_list.len(),
-            )?;
-            for contents in r.static_contents() {
-                let read = list_result("contents", contents, &list_cache, &server_meta);
-                fits(config, "resources", "resources/read", read.len())?;
-            }
-        }
-        let mut prompts_list = Vec::new();
-        if let Some(p) = &config.prompts {
-            prompts_list = list_result("prompts", p.list_json(), &list_cache, &server_meta);
-            fits(config, "prompts", "prompts/list", prompts_list.len())?;
-        }
-
-        let server_card = if config.server_card {
-            server_card::build(config)
-        } else {
-            Vec::new()
-        };
-        if server_card.len() > config.limits.response_bytes {
-            return Err(ListTooLarge {
-                option: "serverCard",
-                method: "server card",
-                over: server_card.len() - config.limits.response_bytes,
-            });
-        }
-
-        let mut unsupported_prefix = b"{\"supported\":[\"2026-07-28\"".to_vec();
+    let mut tools_list = Vec::new();
+    let mut legacy_tools_list = Vec::new();
+    if let Some(tools) = &config.tools {
+        tools_list = list_result("tools", tools.list_json(), &list_cache, &server_meta);
+        fits(config, "tools", "tools/list", tools_list.len())?;
+        // Only a server that speaks the legacy revision answers it (a copy of the list).
         if config.legacy {
-            unsupported_prefix.extend_from_slice(b",\"2025-06-18\"");
-        }
-        unsupported_prefix.extend_from_slice(b"],\"requested\":");
-
-        Ok(Fragments {
-            server_meta,
-            discover,
-            initialize,
-            tools_list,
-            legacy_tools_list,
-            resources_list,
-            templates_list,
-            prompts_list,
-            list_cache,
-            unsupported_prefix,
-            server_card,
-        })
-    }
-}
-
-/// `-32022` data: `{"supported":[…],"requested":<requested>}`, or without `requested` when unknown.
-pub fn unsupported_data(prefix: &[u8], requested: Option<&str>) -> Vec<u8> {
-    let mut data = prefix.to_vec();
-    match requested {
-        Some(r) => {
-            write::string(&mut data, r);
-            data.push(b'}');
-        }
-        None => {
-            // Drop the trailing `,"requested":`.
-            data.truncate(data.len() - b",\"requested\":".len());
-            data.push(b'}');
+            legacy_tools_list = legacy_tools_list_of(tools.list_json());
         }
     }
-    data
+    let mut resources_list = Vec::new();
+    let mut templates_list = Vec::new();
+    if let Some(r) = &config.resources {
+        resources_list = list_result("resources", r.list_json(), &list_cache, &server_meta);
+        fits(config, "resources", "resources/list", resources_list.len())?;
+        templates_list = list_result(
+            "resourceTemplates",
+            r.templates_json(),
+            &list_cache,
+            &server_meta,
+        );
+        fits(
+            config,
+            "resourceTemplates",
+            "resources/templates/list",
+            templates_list.len(),
+        )?;
+        for contents in r.static_contents() {
+            let read = list_result("contents", contents, &list_cache, &server_meta);
+            fits(config, "resources", "resources/read", read.len())?;
+        }
+    }
+    let mut prompts_list = Vec::new();
+    if let Some(p) = &config.prompts {
+        prompts_list = list_result("prompts", p.list_json(), &list_cache, &server_meta);
+        fits(config, "prompts", "prompts/list", prompts_list.len())?;
+    }
+
+    let server_card = if config.server_card {
+        server_card::build(config)
+    } else {
+        Vec::new()
+    };
+    if server_card.len() > config.limits.response_bytes {
+        return Err(ListTooLarge {
+            option: "serverCard",
+            method: "server card",
+            over: server_card.len() - config.limits.response_bytes,
+        });
+    }
+
+    let mut unsupported_prefix = b"{\"supported\":[\"2026-07-28\"".to_vec();
+    if config.legacy {
+        unsupported_prefix.extend_from_slice(b",\"2025-06-18\"");
+    }
+    unsupported_prefix.extend_from_slice(b"],\"requested\":");
+
+    Ok(Fragments {
+        server_meta,
+        discover,
+        initialize,
+        tools_list,
+        legacy_tools_list,
+        resources_list,
+        templates_list,
+        prompts_list,
+        list_cache,
+        unsupported_prefix,
+        server_card,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fragments::unsupported_data;
 
     #[test]
     fn discover_without_tools() {
         let c = Config::parse(br#"{"serverInfo":{"name":"p\"x","version":"1"}}"#).unwrap();
-        let f = Fragments::build(&c).unwrap();
+        let f = build(&c).unwrap();
         assert_eq!(
             std::str::from_utf8(&f.discover).unwrap(),
             r#"{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"p\"x","version":"1"}}}"#
@@ -255,7 +183,7 @@ mod tests {
     #[test]
     fn legacy_profile_lists_both_revisions() {
         let c = Config::parse(br#"{"legacyProtocol":"2025-06-18"}"#).unwrap();
-        let f = Fragments::build(&c).unwrap();
+        let f = build(&c).unwrap();
         assert_eq!(
             unsupported_data(&f.unsupported_prefix, Some("1")),
             br#"{"supported":["2026-07-28","2025-06-18"],"requested":"1"}"#
@@ -294,16 +222,16 @@ mod tests {
     #[test]
     fn the_tools_list_reply_must_fit_the_response_budget_exactly() {
         let parse = |text: String| Config::parse(text.as_bytes()).unwrap();
-        let f = Fragments::build(&parse(with_tools("{}"))).unwrap();
+        let f = build(&parse(with_tools("{}"))).unwrap();
         let request = 1000;
         let exact = RESULT_ENVELOPE_BYTES + request + f.tools_list.len();
         assert!(exact >= request + crate::config::RESPONSE_HEADROOM);
-        assert!(Fragments::build(&parse(with_tools(&limits(request, exact)))).is_ok());
+        assert!(build(&parse(with_tools(&limits(request, exact)))).is_ok());
         for over in [1, 37] {
             let text = with_tools(&limits(request, exact - over));
             let message = format!("tools: the tools/list reply exceeds limits.responseBytes by {} bytes (it must fit beside an id as long as limits.requestBytes)", over);
             assert_eq!(
-                Fragments::build(&parse(text.clone())).err(),
+                build(&parse(text.clone())).err(),
                 Some(ListTooLarge {
                     option: "tools",
                     method: "tools/list",

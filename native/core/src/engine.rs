@@ -8,12 +8,13 @@ use crate::authorization::{Admission, Grant};
 use crate::calls;
 use crate::config::{state_key_from, Config, ConfigError, Secret, SecretRef};
 use crate::deadline::Deadline;
-use crate::discover::Fragments;
+use crate::discover;
 use crate::effect::{Answer, Effect, HandlerAnswer, HttpAnswer};
 use crate::envelope::{self, meta, Envelope, PROTOCOL_VERSION_KEY};
 use crate::errors::{
     self, RpcError, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR,
 };
+use crate::fragments::Fragments;
 use crate::head::{Head, HeadError, Kept};
 use crate::json::{JsonError, Parser, Value};
 use crate::jsonrpc::{self, RpcCall, RpcStep};
@@ -69,7 +70,7 @@ impl Engine {
     }
 
     pub fn from_config(config: Config) -> Result<Engine, ConfigError> {
-        let frags = Fragments::build(&config).map_err(String::from)?;
+        let frags = discover::build(&config).map_err(String::from)?;
         Ok(Engine {
             inner: Rc::new(Inner { config, frags }),
         })

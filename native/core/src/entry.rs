@@ -1,8 +1,7 @@
 //! Reading one declared entry of the configuration (a resource, a template, a prompt, an argument):
 //! every message names the entry's place (`prompts[2].arguments[0].name`), never its value.
-use crate::config::{known_key, ConfigError};
+use crate::decl::{known_key, valid_name, ConfigError};
 use crate::json::{Array, Object, Value};
-use crate::manifest::valid_name;
 
 /// Longest URI or URI template a declaration may hold, in bytes.
 pub const MAX_URI_BYTES: usize = 2048;

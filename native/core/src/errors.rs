@@ -10,6 +10,9 @@ pub const INTERNAL_ERROR: i32 = -32603;
 pub const HEADER_MISMATCH: i32 = -32020;
 pub const MISSING_CAPABILITY: i32 = -32021;
 pub const UNSUPPORTED_VERSION: i32 = -32022;
+/// The `jsonRpc(router)` wire's one code for handler and output-validation failures (`jsonrpc.rs`),
+/// which the catalog-backed tools read back (`rpc_client.rs`).
+pub const EXECUTION_FAILED: i32 = -32000;
 
 /// One JSON-RPC error reply: HTTP status, code, fixed message and optional prebuilt `data` JSON.
 #[derive(Debug, PartialEq, Eq)]

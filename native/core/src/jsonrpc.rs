@@ -11,9 +11,7 @@ use crate::effect::{Answer, Effect};
 use crate::json::{write, Object, Value};
 use crate::tools::{Flow, Outcome, ToolCall, Tools};
 
-pub const METHOD_NOT_FOUND: i32 = -32601;
-pub const INVALID_PARAMS: i32 = -32602;
-pub const EXECUTION_FAILED: i32 = -32000;
+pub use crate::errors::{EXECUTION_FAILED, INVALID_PARAMS, METHOD_NOT_FOUND};
 
 /// What the engine sends for one JSON-RPC message. Statuses are suggestions for the HTTP hop.
 pub enum RpcStep {

@@ -8,11 +8,11 @@
 //! `resources/list` and `resources/templates/list` after `tools/list` and goes on listing and calling
 //! tools (`npm run qualify`: `codex.dual mcpServerStatus/list`, `codex.dual mcpServer/tool/call`).
 use crate::config::{Config, LEGACY_REVISION};
-use crate::discover::{unsupported_data, Fragments};
 use crate::envelope::Envelope;
 use crate::errors::{
     self, RpcError, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, UNSUPPORTED_VERSION,
 };
+use crate::fragments::{unsupported_data, Fragments};
 use crate::head::Kept;
 use crate::json::Value;
 use crate::methods::{self, Legacy, Method};
@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn refusal_echoes_the_offered_or_header_version_when_short() {
-        let f = Fragments::build(&Config::parse(b"{}").unwrap()).unwrap();
+        let f = crate::discover::build(&Config::parse(b"{}").unwrap()).unwrap();
         let init = |v: &str| {
             format!(
                 r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":{v}}}}}"#
@@ -178,7 +178,7 @@ mod tests {
             crate::tools::tests::manifest()
         );
         let tools = Config::parse(text.as_bytes()).unwrap();
-        let f = Fragments::build(&bare).unwrap();
+        let f = crate::discover::build(&bare).unwrap();
         let req = |m: &str| format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{m}"}}"#);
         let v = Some(LEGACY_REVISION);
         let name = |r: Result<&'static Method, RpcError>| r.map(|m| m.name);

@@ -20,6 +20,7 @@ pub mod config;
 pub mod content;
 pub mod corpus;
 pub mod deadline;
+pub mod decl;
 pub mod discover;
 pub mod driver;
 pub mod effect;
@@ -28,6 +29,7 @@ pub mod entry;
 pub mod envelope;
 pub mod errors;
 pub mod field_rules;
+pub mod fragments;
 pub mod head;
 pub mod header_params;
 pub mod hmac;
@@ -54,7 +56,8 @@ pub mod tools;
 #[cfg(any(all(target_arch = "wasm32", target_os = "unknown"), test))]
 pub mod abi;
 
-pub use config::{Config, ConfigError};
+pub use config::Config;
+pub use decl::ConfigError;
 pub use effect::{
     Answer, Effect, HandlerAnswer, HandlerEffect, HttpAnswer, HttpEffect, HttpFailure, HttpMethod,
 };

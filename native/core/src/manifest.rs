@@ -3,20 +3,17 @@
 //! authority, the compiler's checks only report a bad router earlier. Whether the `tools/list` reply
 //! fits the response budget is checked once, on the exact reply bytes (`discover.rs`).
 use crate::codec::{self, Program, MAX_NODES};
-use crate::config::{secret_ref, SecretRef};
 use crate::content;
 use crate::corpus::Corpus;
+use crate::decl::{name_rule, secret_ref, valid_bearer, valid_name, SecretRef};
 use crate::effect::HttpMethod;
 use crate::header_params::{self, HeaderParam};
 use crate::json::{self, Object, Value};
 use crate::limits::Limits;
 use crate::mrtr::Inputs;
-use crate::rpc_client;
 
 pub const FORMAT_VERSION: i64 = 1;
 pub const MAX_TOOLS: usize = 128;
-/// Characters in a tool, router or backend name.
-pub const MAX_NAME: usize = 128;
 const MAX_URL_BYTES: usize = 2048;
 const MAX_BYTES_CEILING: usize = 1 << 20;
 const MAX_TOP_K: usize = 64;
@@ -84,28 +81,6 @@ pub struct Manifest {
     pub corpora: Vec<Corpus>,
 }
 
-/// The name rule as messages state it: a literal, so every message is one `concat!` of it.
-macro_rules! name_rule {
-    () => {
-        "1-128 characters of A-Za-z0-9_.-"
-    };
-}
-pub(crate) use name_rule;
-
-/// The rule's text; `valid_name` checks it, and the TypeScript side gets both generated
-/// (`shared::json`).
-pub const NAME_RULE: &str = name_rule!();
-/// The characters of a name besides ASCII letters and digits.
-pub const NAME_PUNCTUATION: &[u8] = b"_.-";
-
-/// Router, tool, backend, corpus, collection and secret names: `NAME_RULE`.
-pub fn valid_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= MAX_NAME
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || NAME_PUNCTUATION.contains(&b))
-}
-
 /// The static-result rule as messages state it (`STATIC_DEPTH`, `STATIC_BYTES`).
 macro_rules! static_result_rule {
     () => {
@@ -127,15 +102,6 @@ fn static_result(text: &str) -> Result<json::Document, &'static str> {
         json::JsonError::Depth => STATIC_REFUSAL,
         _ => "tools: static result is not JSON",
     })
-}
-
-/// `valid_name` as a regular expression, for hosts that check names early.
-pub fn name_pattern() -> String {
-    format!(
-        "^[A-Za-z0-9{}]{{1,{}}}$",
-        std::str::from_utf8(NAME_PUNCTUATION).unwrap_or_default(),
-        MAX_NAME
-    )
 }
 
 fn known_keys(o: &Object<'_>, keys: &[&str], err: &'static str) -> Result<(), &'static str> {
@@ -383,7 +349,7 @@ fn handler(
             // A secret-store reference leaves the token to be installed by the host, per request.
             let (bearer, secret) = match o.get("bearer") {
                 None | Some(Value::Null) => (None, None),
-                Some(Value::String(s)) if rpc_client::valid_bearer(&s.as_str()) => {
+                Some(Value::String(s)) if valid_bearer(&s.as_str()) => {
                     (Some(s.as_str().into_owned()), None)
                 }
                 Some(Value::Object(r)) => (

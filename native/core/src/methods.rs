@@ -8,8 +8,8 @@ use crate::authorization::Grant;
 use crate::calls;
 use crate::completion;
 use crate::config::Config;
-use crate::discover::{self, read_result, Fragments};
 use crate::errors::{self, RpcError, INTERNAL_ERROR, INVALID_PARAMS};
+use crate::fragments::{self, read_result, Fragments};
 use crate::hmac::DIGEST_BYTES;
 use crate::json::{write, Object, Value};
 use crate::mrtr::{self, Gate, Inputs};
@@ -277,8 +277,8 @@ fn tools_list<'a>(d: &Dispatch<'a>) -> Served<'a> {
     if let (Some(a), Some(g)) = (&d.config.authorization, d.grant) {
         let array = a.tools_array(g);
         return Served::Result(Cow::Owned(match d.legacy {
-            true => discover::legacy_tools_list_of(&array),
-            false => discover::tools_list(&array, d.frags),
+            true => fragments::legacy_tools_list_of(&array),
+            false => fragments::tools_list(&array, d.frags),
         }));
     }
     Served::Result(Cow::Borrowed(match d.legacy {

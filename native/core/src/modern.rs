@@ -4,11 +4,11 @@ use std::borrow::Cow;
 
 use crate::base64;
 use crate::config::Config;
-use crate::discover::{unsupported_data, Fragments, MODERN_REVISION};
 use crate::envelope::{meta, Envelope, CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
 use crate::errors::{
     self, RpcError, HEADER_MISMATCH, INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_VERSION,
 };
+use crate::fragments::{unsupported_data, Fragments, MODERN_REVISION};
 use crate::head::Kept;
 use crate::json::Value;
 use crate::methods::{self, Method};

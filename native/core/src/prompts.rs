@@ -1,7 +1,7 @@
 //! Declared prompts: `prompts/list` prebuilt at construction, `prompts/get` fills `{argument}`
 //! placeholders of text messages with the request's argument values.
-use crate::config::ConfigError;
 use crate::content;
+use crate::decl::ConfigError;
 use crate::entry::{self, Entry};
 use crate::errors::{self, RpcError, INVALID_PARAMS};
 use crate::json::{write, Object, Value};

@@ -3,7 +3,7 @@
 //! construction; a read is a lookup and, for a template, one substitution.
 use std::borrow::Cow;
 
-use crate::config::ConfigError;
+use crate::decl::ConfigError;
 use crate::entry::{self, Entry};
 use crate::json::{write, Value};
 

@@ -3,22 +3,14 @@
 //! The backend owns admission, effects and output encoding; this side checks the framing and the
 //! output structure, and forwards nothing the backend says but the result value: its error
 //! messages and data never reach the client.
-use crate::authorization::is_b64token;
+pub use crate::decl::{valid_bearer, MAX_BEARER};
 use crate::effect::{Effect, HttpEffect, HttpMethod};
+use crate::errors::{EXECUTION_FAILED, INVALID_PARAMS};
 use crate::json::{write, Value};
-use crate::jsonrpc::{EXECUTION_FAILED, INVALID_PARAMS};
 use crate::manifest::Backend;
 
 /// One request per HTTP exchange: a fixed id is enough to refuse a reply to some other request.
 pub const REQUEST_ID: i64 = 1;
-/// Characters in a backend bearer token.
-pub const MAX_BEARER: usize = 4096;
-
-/// A backend bearer token: an RFC 6750 `b64token` of at most [`MAX_BEARER`] characters.
-pub fn valid_bearer(t: &str) -> bool {
-    t.len() <= MAX_BEARER && is_b64token(t.as_bytes())
-}
-
 /// The request for operation `method`; `params` is the canonical decoded input, absent for an
 /// operation without input (the backend then gets no `params` member). Only the backend's own
 /// bearer travels with it.

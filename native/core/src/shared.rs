@@ -3,10 +3,11 @@
 //! name rule and the static-result rule.
 //! The TypeScript sources get it generated at build time (scripts/core-glue.mjs).
 use crate::config::RESPONSE_HEADROOM;
+use crate::decl::{name_pattern, NAME_RULE};
 use crate::driver::MAX_ZERO_WAITS;
 use crate::json::write;
 use crate::limits::Limits;
-use crate::manifest::{name_pattern, NAME_RULE, STATIC_BYTES, STATIC_DEPTH, STATIC_RESULT_RULE};
+use crate::manifest::{STATIC_BYTES, STATIC_DEPTH, STATIC_RESULT_RULE};
 
 /// `{"limits":{…},"responseHeadroomBytes":…,"maxZeroWaits":…,"name":{"pattern":…,"rule":…},
 /// "staticResult":{"depth":…,"bytes":…,"rule":…}}`, with the public names.
@@ -77,7 +78,7 @@ mod tests {
 
     #[test]
     fn the_name_rule_states_what_valid_name_checks() {
-        use crate::manifest::{valid_name, MAX_NAME, NAME_PUNCTUATION};
+        use crate::decl::{valid_name, MAX_NAME, NAME_PUNCTUATION};
         let allowed = |b: u8| b.is_ascii_alphanumeric() || NAME_PUNCTUATION.contains(&b);
         let punctuation = std::str::from_utf8(NAME_PUNCTUATION).unwrap();
         assert_eq!(

@@ -1,9 +1,9 @@
 //! The tools pipeline seen from the engine (docs/contracts.md#the-tools-pipeline): names, codecs and handler kinds.
 //! The engine owns all framing and budgets of the reply; this side decides what a call produces.
 use crate::codec::{self, CodecError, Program};
-use crate::config::SecretRef;
 use crate::content;
 use crate::corpus::Corpus;
+use crate::decl::{valid_bearer, SecretRef};
 use crate::effect::{self, Answer, Effect, HandlerAnswer, HttpAnswer, HttpFailure, HttpVerdict};
 use crate::header_params;
 use crate::json::{self, Value};
@@ -168,7 +168,7 @@ impl Tools {
             return Err("tools: no bearer secret is waiting to be installed".to_string());
         }
         let token = match std::str::from_utf8(token) {
-            Ok(t) if rpc_client::valid_bearer(t) => t,
+            Ok(t) if valid_bearer(t) => t,
             _ => return Err("tools: the bearer secret is not a bearer token (RFC 6750 b64token, at most 4096 characters)".to_string()),
         };
         for op in &mut self.ops {
