@@ -75,7 +75,7 @@ function defaultsModule(wasmBytes) {
     `export const RESPONSE_HEADROOM_BYTES = ${d.responseHeadroomBytes};\n\n` +
     '/** Ticks in a row the core may answer with CONTINUE while reporting no time left (the core\'s `driver::MAX_ZERO_WAITS`). */\n' +
     `export const MAX_ZERO_WAITS = ${d.maxZeroWaits};\n\n` +
-    '/** Router, operation (tool), backend, corpus, collection and secret names (the core\'s `valid_name`). */\n' +
+    '/** Router, operation (tool), backend, corpus, collection and secret names (the core\'s `decl::valid_name`). */\n' +
     `export const NAME = /${d.name.pattern}/;\n\n` +
     '/** The name rule as messages state it (the core\'s `NAME_RULE`). */\n' +
     `export const NAME_RULE = ${JSON.stringify(d.name.rule)};\n\n` +

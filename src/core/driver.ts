@@ -63,7 +63,8 @@ export interface Departure {
 
 const perf = (globalThis as { performance?: { now(): number } }).performance;
 /** Monotonic milliseconds; the core never reads a clock. */
-export const now: () => number = perf !== undefined ? () => perf.now() : () => Date.now();
+export type Clock = () => number;
+const runtimeNow: Clock = perf !== undefined ? () => perf.now() : () => Date.now();
 
 const TIMEOUT = Symbol('timeout');
 const GONE = Symbol('gone');
@@ -93,6 +94,8 @@ export interface HostCore {
   readonly handlers: McpHandlerRunner | undefined;
   /** How this host performs an HTTP effect's exchange. */
   readonly exchange: HttpExchange;
+  /** The host's monotonic clock; the runtime's when absent. */
+  readonly now?: Clock;
 }
 
 export type HttpResult = { status: number; body: Uint8Array } | 'unreachable';
@@ -108,12 +111,14 @@ export type HttpExchange = (effect: HttpEffect, cancellation: Cancellation) => P
 export interface HostIo {
   readonly exchange?: HttpExchange;
   readonly copyOut?: CopyOut;
+  /** A clock other than the runtime's monotonic one (a scripted host's). */
+  readonly now?: Clock;
 }
 
 /** Instantiates the core for options already snapshotted; throws `PulseConfigError`. */
 export function createHostCore(resolved: ResolvedOptions, io: HostIo = {}): HostCore {
   const engine = Engine.create(resolved.configJson, resolved.core, io.copyOut);
-  return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange });
+  return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange, now: io.now ?? runtimeNow });
 }
 
 /**
@@ -127,6 +132,7 @@ export async function drive(
   departure: Departure | undefined,
   sink?: StreamSink,
 ): Promise<Outcome> {
+  const now = host.now ?? runtimeNow;
   const req = host.engine.request(now());
   const stream = { started: false };
   let bodyDone = body === null;
@@ -143,10 +149,16 @@ export async function drive(
         return { response: action, streamed: stream.started, bodyComplete: bodyDone, gone: departure?.gone === true };
       }
       if (action.kind === 'perform') {
+        const left = req.timeoutMs(now());
+        // Never start an effect once the request's deadline has passed: the core answers it.
+        if (left === 0) {
+          action = unfinished(req, now, 'deadline');
+          continue;
+        }
         const next =
           action.effect.kind === 'http'
-            ? performHttp(req, action.effect, departure, host.exchange)
-            : performHandler(req, action.effect, departure, host.handlers, progressOf(req, action.effect, sink, stream));
+            ? performHttp(req, now, action.effect, departure, host.exchange)
+            : performHandler(req, now, left, action.effect, departure, host.handlers, progressOf(req, now, action.effect, sink, stream));
         // A handler that returned a value answers at once: no promise to wait for.
         action = next instanceof Promise ? await next : next;
         continue;
@@ -217,7 +229,7 @@ type CoreReq = ReturnType<Engine['request']>;
  * the caller ticks and the core answers 408; `'timedOut'`; `'gone'`: the caller aborts) cancels it,
  * and its late result is dropped.
  */
-async function awaitEffect<T>(req: CoreReq, work: Promise<T>, budgetMs: number, departure: Departure | undefined, cancellation: Cancellation): Promise<{ done: T } | 'timedOut' | 'deadline' | 'gone'> {
+async function awaitEffect<T>(req: CoreReq, now: Clock, work: Promise<T>, budgetMs: number, departure: Departure | undefined, cancellation: Cancellation): Promise<{ done: T } | 'timedOut' | 'deadline' | 'gone'> {
   const started = now();
   let ended: 'timedOut' | 'deadline' | 'gone';
   for (;;) {
@@ -239,17 +251,17 @@ async function awaitEffect<T>(req: CoreReq, work: Promise<T>, budgetMs: number, 
 }
 
 /** What an ended wait means when it produced nothing: the core decides the reply. */
-function unfinished(req: CoreReq, how: 'deadline' | 'gone'): Action {
+function unfinished(req: CoreReq, now: Clock, how: 'deadline' | 'gone'): Action {
   const at = now();
   return how === 'gone' ? finalOf(req.abort(at)) : finalOf(req.tick(at));
 }
 
 /** One HTTP effect: exactly the effect's request, no redirects, no retry, bounded body read. */
-async function performHttp(req: CoreReq, effect: HttpEffect, departure: Departure | undefined, exchange: HttpExchange): Promise<Action> {
+async function performHttp(req: CoreReq, now: Clock, effect: HttpEffect, departure: Departure | undefined, exchange: HttpExchange): Promise<Action> {
   const cancellation = new Cancellation();
   const work = exchange(effect, cancellation);
-  const outcome = await awaitEffect(req, work, effect.timeoutMs, departure, cancellation);
-  if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, outcome);
+  const outcome = await awaitEffect(req, now, work, effect.timeoutMs, departure, cancellation);
+  if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, now, outcome);
   if (outcome === 'timedOut') return req.httpFailure('timedOut', now());
   const r = outcome.done;
   return r === 'unreachable' ? req.httpFailure('unreachable', now()) : req.httpResponse(r.status, r.body, now());
@@ -300,7 +312,7 @@ async function readAtMost(response: Response, maxBytes: number): Promise<Uint8Ar
 }
 
 /** The handler's `progress` function: reports go to the core, its events to the host's sink. */
-function progressOf(req: CoreReq, effect: HandlerEffect, sink: StreamSink | undefined, stream: { started: boolean }): McpHandlerContext['progress'] {
+function progressOf(req: CoreReq, now: Clock, effect: HandlerEffect, sink: StreamSink | undefined, stream: { started: boolean }): McpHandlerContext['progress'] {
   if (effect.progress !== true || sink === undefined) return undefined;
   return (progress, total, message) => {
     const event = req.progress(progress, total, message, now());
@@ -319,28 +331,28 @@ function progressOf(req: CoreReq, effect: HandlerEffect, sink: StreamSink | unde
 /**
  * One handler effect: the runner's output goes back as JSON text; any failure is a handler failure.
  * Answered at once when the handler returned a value; a promise only when it has to be waited for.
+ * `left` is what remains of the request's deadline (more than 0).
  */
 function performHandler(
   req: CoreReq,
+  now: Clock,
+  left: number,
   effect: HandlerEffect,
   departure: Departure | undefined,
   runner: McpHandlerRunner | undefined,
   progress: McpHandlerContext['progress'],
 ): Action | Promise<Action> {
   if (runner === undefined) return req.handlerFailure(now());
-  const left = req.timeoutMs(now());
-  // Never start a handler once the request's deadline has passed.
-  if (left === 0) return unfinished(req, 'deadline');
   const cancellation = new Cancellation();
   const work = runHandler(effect, runner, Math.min(effect.timeoutMs, left), cancellation, progress);
-  if (typeof work === 'object') return awaitHandler(req, work, effect.timeoutMs, departure, cancellation);
+  if (typeof work === 'object') return awaitHandler(req, now, work, effect.timeoutMs, departure, cancellation);
   return work === undefined ? req.handlerFailure(now()) : req.handlerOutput(work, now());
 }
 
 /** Waits for a handler's promised output within its budget and the request's deadline. */
-async function awaitHandler(req: CoreReq, work: Promise<string | undefined>, budgetMs: number, departure: Departure | undefined, cancellation: Cancellation): Promise<Action> {
-  const outcome = await awaitEffect(req, work, budgetMs, departure, cancellation);
-  if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, outcome);
+async function awaitHandler(req: CoreReq, now: Clock, work: Promise<string | undefined>, budgetMs: number, departure: Departure | undefined, cancellation: Cancellation): Promise<Action> {
+  const outcome = await awaitEffect(req, now, work, budgetMs, departure, cancellation);
+  if (outcome === 'deadline' || outcome === 'gone') return unfinished(req, now, outcome);
   if (outcome === 'timedOut' || outcome.done === undefined) return req.handlerFailure(now());
   return req.handlerOutput(outcome.done, now());
 }
