@@ -6,9 +6,10 @@
 import { compileRouter, type CompiledRouter } from '../compiler';
 import { createHostCore } from '../core/driver';
 import { serveFetch } from '../adapter/fetch/handler';
-import { nodeIo, nodeListener, type McpNodeHandler, type NodeModules } from '../adapter/node/listener';
+import { nodeListener, type McpNodeHandler, type NodeModules } from '../adapter/node/listener';
+import { nodeExchange } from '../adapter/node/http-exchange';
 import { PulseConfigError } from '../errors';
-import { resolveOptions, type McpCoreSource, type McpHandlerOutcome, type McpHttpOptions, type McpToolSource } from '../options';
+import { resolveOptions, type McpCoreSource, type McpHttpOptions, type McpToolSource } from '../options';
 import { createHandlerRunner, type ContextOptions, type HandlerRunner, type KvStore, type LogSink } from '../handlers/context';
 import { fail, PulseRouterError } from './errors';
 import { isEntityRouter, routerDefinition, type EntityRouter } from './router';
@@ -17,13 +18,12 @@ import { isEntityRouter, routerDefinition, type EntityRouter } from './router';
 export type ToolSourceOptions = ContextOptions;
 
 /**
- * A router as the hosts' tool source. `runHandler` is the hook of docs/contracts.md#the-typescript-side; `handlers` is the same
- * runner in the shape the hosts' driver calls. Both are absent when every tool is native.
+ * A router as a tool source (docs/contracts.md#the-typescript-side): its compiled artifacts and, when
+ * some tool is JavaScript, the runner the driver calls (`handlers`).
  */
 export interface RouterToolSource extends McpToolSource {
   readonly catalog: CompiledRouter['catalog'];
   readonly schemaRegistry: CompiledRouter['schemaRegistry'];
-  readonly runHandler?: (op: string, input: unknown, opts: { timeoutMs: number }) => Promise<McpHandlerOutcome>;
 }
 
 const SOURCE_KEYS = ['secrets', 'kv', 'log', 'core'];
@@ -65,12 +65,7 @@ export function toolSource(router: EntityRouter, options?: ToolSourceOptions): R
   const core = o.core as McpCoreSource | undefined;
   const runner: HandlerRunner = createHandlerRunner(routerDefinition(router), { ...ctxOptions, ...(core === undefined ? {} : { core }) }, compiled.manifest);
   const base = { manifest: compiled.manifest, catalog: compiled.catalog, schemaRegistry: compiled.schemaRegistry };
-  if (!runner.hasJavaScript) return Object.freeze(base);
-  return Object.freeze({
-    ...base,
-    handlers: runner,
-    runHandler: async (op: string, input: unknown, opts: { timeoutMs: number }) => runner.run(op, input, opts),
-  });
+  return Object.freeze(runner.hasJavaScript ? { ...base, handlers: runner } : base);
 }
 
 /**
@@ -242,7 +237,7 @@ export function mcp(options: McpBindingOptions): McpBinding {
     nodeListener(): McpNodeHandler {
       if (listener === undefined) {
         const node = nodeModules();
-        listener = nodeListener({ ...host, exchange: nodeIo(node).exchange! }, node);
+        listener = nodeListener({ ...host, exchange: nodeExchange(node) }, node);
       }
       return listener;
     },

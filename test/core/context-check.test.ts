@@ -68,7 +68,7 @@ describe('Engine.check', () => {
   });
 
   it('ctx.call validates through the wasm2js core where WebAssembly is absent', async () => {
-    const out = await withoutWasm(() => toolSource(router()).runHandler!('caller', undefined, { timeoutMs: 2000 }));
+    const out = await withoutWasm(() => toolSource(router()).handlers!.run('caller', undefined, { timeoutMs: 2000 }));
     expect(out).toEqual({ ok: true, output: [{ n: 3 }, 'Called operation input failed validation at $.n: Integer out of range'] });
   });
 });

@@ -10,6 +10,7 @@ import { GLUE } from '../../scripts/core-glue.mjs';
 import { createMcpHttpHandler } from '../../src/index';
 import { createMcpNodeHandler } from '../../src/node';
 import { envelope, modernHeaders } from '../support/fixtures';
+import { thrown } from '../support/thrown';
 
 const root = path.resolve(__dirname, '..', '..');
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -35,15 +36,6 @@ function replaced<T>(owner: object, key: string, value: unknown, f: () => T): T 
   } finally {
     if (had) o[key] = saved;
   }
-}
-
-function thrown(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
 }
 
 describe('the loader picks the core by what the runtime has', () => {

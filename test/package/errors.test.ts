@@ -136,9 +136,9 @@ async function contextErrors(): Promise<Partial<Record<PulseErrorCode, unknown>>
       },
     });
   const source = toolSource(r);
-  expect(await source.runHandler!('probe', {}, { timeoutMs: 2000 })).toEqual({ ok: true, output: null });
+  expect(await source.handlers!.run('probe', {}, { timeoutMs: 2000 })).toEqual({ ok: true, output: null });
   got.PULSE_ERR_CONTEXT_CLOSED = caught(() => kept!.secret('after'));
-  await source.runHandler!('slow', {}, { timeoutMs: 20 });
+  await source.handlers!.run('slow', {}, { timeoutMs: 20 });
   return got;
 }
 

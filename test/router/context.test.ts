@@ -60,7 +60,7 @@ function source(ops: Record<string, Fn>, opts: { budgets?: Partial<Budgets>; bac
     r.operation(name, { input: codec.object({}, { open: true }), output: codec.json({ maxBytes: 65536 }), handler: fn as never });
   }
   const s = toolSource(r, ctxOptions);
-  return (op: string, input: unknown = {}, timeoutMs = 2000) => s.runHandler!(op, input, { timeoutMs });
+  return (op: string, input: unknown = {}, timeoutMs = 2000) => s.handlers!.run(op, input, { timeoutMs });
 }
 
 /** Reports the code of a typed error instead of throwing, so tests can see what the context refused. */
@@ -299,7 +299,7 @@ describe('ctx.call', () => {
         output: codec.json(),
         handler: async (ctx) => ({ fixed: (await ctx.call('fixed')) as never, find: await code(ctx.call('find', { query: 'x' })) }),
       });
-    expect(await toolSource(r).runHandler!('caller', undefined, { timeoutMs: 1000 })).toEqual({
+    expect(await toolSource(r).handlers!.run('caller', undefined, { timeoutMs: 1000 })).toEqual({
       ok: true,
       output: { fixed: { a: 7 }, find: 'PULSE_ERR_CALL' },
     });
@@ -331,7 +331,7 @@ describe('ctx.call codec checks in the core', () => {
       })
       .operation('caller', { input: codec.object({}, { open: true }), output: codec.json({ maxBytes: 65536 }), handler: caller as never });
     const s = toolSource(r);
-    return { seen, run: () => s.runHandler!('caller', {}, { timeoutMs: 2000 }) };
+    return { seen, run: () => s.handlers!.run('caller', {}, { timeoutMs: 2000 }) };
   }
 
   /** The typed error's visible fields, or the resolved value. */
@@ -396,7 +396,7 @@ describe('ctx.call codec checks in the core', () => {
         output: codec.json(),
         handler: (async (ctx: HandlerContext) => [await code(ctx.call('typed', { n: 'x' })), await code(ctx.call('typed', { n: 1 }))]) as never,
       });
-    expect(await toolSource(r).runHandler!('caller', undefined, { timeoutMs: 1000 })).toEqual({ ok: true, output: ['PULSE_ERR_CALL', 'PULSE_ERR_BUDGET'] });
+    expect(await toolSource(r).handlers!.run('caller', undefined, { timeoutMs: 1000 })).toEqual({ ok: true, output: ['PULSE_ERR_CALL', 'PULSE_ERR_BUDGET'] });
     const failing = typed((i) => ({ n: i.n }), (ctx) => ctx.call('typed', { n: 'x' }));
     expect(await failing.run()).toStrictEqual({ ok: false });
   });
@@ -408,7 +408,7 @@ describe('ctx.call codec checks in the core', () => {
         output: codec.json(),
         handler: (async (ctx: HandlerContext) => [await ctx.call('fixed', { n: 1 }), await code(ctx.call('fixed', { n: 'x' }))]) as never,
       });
-    expect(await toolSource(r).runHandler!('caller', undefined, { timeoutMs: 1000 })).toEqual({ ok: true, output: [{ a: 7 }, 'PULSE_ERR_CALL'] });
+    expect(await toolSource(r).handlers!.run('caller', undefined, { timeoutMs: 1000 })).toEqual({ ok: true, output: [{ a: 7 }, 'PULSE_ERR_CALL'] });
   });
 });
 

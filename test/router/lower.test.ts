@@ -14,21 +14,12 @@ import { main } from '../../src/compiler/cli';
 import { operationEvidence } from '../../src/compiler/evidence';
 import { calledOperation, count, evidenceOf, evidenceReport } from '../../tools/diff/evidence';
 import { META, envelope, modernHeaders } from '../support/fixtures';
+import { thrown } from '../support/thrown';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cjs', 'cli.js');
 const tmp = mkdtempSync(join(tmpdir(), 'pulse-lower-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** What `f` throws (undefined when it returns). */
-function thrown(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
 
 /** Runs the built CLI (as a user runs it) and returns the files it wrote. */
 function cli(args: string[]): { status: number | null; stderr: string; files: Record<string, string> } {

@@ -340,10 +340,9 @@ describe('bindings', () => {
 
   it('toolSource omits the handler runner when every tool is native', () => {
     const native = toolSource(new EntityRouter('n').operation('a', { handler: handlers.static(null) }));
-    expect(native.runHandler).toBeUndefined();
     expect(native.handlers).toBeUndefined();
     const js = toolSource(new EntityRouter('j').operation('a', { handler: () => null }));
-    expect(typeof js.runHandler).toBe('function');
+    expect(typeof js.handlers?.run).toBe('function');
   });
 
 });

@@ -237,7 +237,7 @@ function send(req: IncomingMessage, res: ServerResponse, action: RespondAction, 
 }
 
 /** How Node performs effects and takes reply bytes (into Node's buffer pool). */
-export function nodeIo(node: NodeModules): HostIo {
+function nodeIo(node: NodeModules): HostIo {
   return { exchange: nodeExchange(node), copyOut: (view) => Buffer.from(view) };
 }
 
