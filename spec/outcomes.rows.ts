@@ -47,8 +47,8 @@ export interface OutcomeExpected {
   result?: unknown;
   /** Exact `error.data`; rows without it require `data` to be absent. */
   data?: unknown;
-  /** Further exact header values (lower-case names). */
-  headers?: Record<string, string>;
+  /** Further exact header values (lower-case names); `null`: the header must be absent. */
+  headers?: Record<string, string | null>;
 }
 
 export interface OutcomeRow {
@@ -73,7 +73,7 @@ const modernPost = (method: string, body: string | Uint8Array, name?: string) =>
 const ok = (id: Id): OutcomeExpected => ({ status: 200, code: null, id, result: DISCOVER_RESULT });
 const err = (status: number, code: number, id: Id | 'absent' | 'any', data?: unknown): OutcomeExpected =>
   data === undefined ? { status, code, id } : { status, code, id, data };
-const empty = (status: number, headers?: Record<string, string>): OutcomeExpected => ({
+const empty = (status: number, headers?: Record<string, string | null>): OutcomeExpected => ({
   status,
   code: null,
   empty: true,
@@ -85,6 +85,33 @@ const withHeader = (h: [string, string][], name: string, value: string | null): 
   return out;
 };
 const D = modernHeaders(DISCOVER);
+/** What every reply to the listed origin carries with `cors: true`. */
+const CORS = { 'access-control-allow-origin': 'https://app.example', 'access-control-expose-headers': 'www-authenticate', vary: 'Origin' };
+const PREFLIGHT = {
+  ...CORS,
+  'access-control-allow-methods': 'POST',
+  'access-control-allow-headers': 'content-type, accept, authorization, mcp-protocol-version, mcp-method, mcp-name',
+  'access-control-max-age': '7200',
+  allow: null,
+};
+const NO_CORS = {
+  'access-control-allow-origin': null,
+  'access-control-allow-methods': null,
+  'access-control-allow-headers': null,
+  'access-control-expose-headers': null,
+  'access-control-max-age': null,
+  vary: null,
+};
+/** A browser's preflight of a POST with the MCP headers. */
+const preflight = (origin: string): OutcomeRequest => ({
+  method: 'OPTIONS',
+  path: '/mcp',
+  headers: [
+    ['origin', origin],
+    ['access-control-request-method', 'POST'],
+    ['access-control-request-headers', 'content-type,mcp-method,mcp-protocol-version'],
+  ],
+});
 const metaWith = (m: Record<string, unknown>) => ({ _meta: m });
 const metaWithout = (key: string) => {
   const m: Record<string, unknown> = { ...META };
@@ -262,6 +289,20 @@ export const OUTCOMES: OutcomeRow[] = [
     request: post([CT, ['origin', 'https://evil.example']], discoverBody()),
     expected: empty(403),
   },
+
+  // ── cors: true: a listed origin's preflight is granted, and every reply to it names it ──
+  { name: 'cors: preflight of a listed origin', profile: 'cors', request: preflight('https://app.example'), expected: empty(204, PREFLIGHT) },
+  { name: 'cors: preflight of another origin', profile: 'cors', request: preflight('https://evil.example'), expected: empty(403, NO_CORS) },
+  { name: 'cors: OPTIONS without Origin', profile: 'cors', request: { method: 'OPTIONS', path: '/mcp', headers: [] }, expected: empty(405, { allow: 'POST', ...NO_CORS }) },
+  { name: 'cors: preflight of another path is 404, naming the origin', profile: 'cors', request: { ...preflight('https://app.example'), path: '/other' }, expected: empty(404, CORS) },
+  { name: 'cors off: a listed origin\'s preflight', profile: 'origins', request: preflight('https://app.example'), expected: empty(405, { allow: 'POST', ...NO_CORS }) },
+  { name: 'cors: POST of a listed origin', profile: 'cors', request: post([...D, ['origin', 'https://app.example']], discoverBody(20)), expected: { ...ok(20), headers: CORS } },
+  { name: 'cors: POST without Origin', profile: 'cors', request: post(D, discoverBody(21)), expected: { ...ok(21), headers: NO_CORS } },
+  { name: 'cors off: POST of a listed origin', profile: 'origins', request: post([...D, ['origin', 'https://app.example']], discoverBody(22)), expected: { ...ok(22), headers: NO_CORS } },
+  { name: 'cors: POST of another origin', profile: 'cors', request: post([...D, ['origin', 'https://evil.example']], discoverBody()), expected: empty(403, NO_CORS) },
+  { name: 'cors: GET of a listed origin', profile: 'cors', request: { method: 'GET', path: '/mcp', headers: [['origin', 'https://app.example']] }, expected: empty(405, { allow: 'POST', ...CORS }) },
+  { name: 'cors: 406 to a listed origin', profile: 'cors', request: post([CT, ['origin', 'https://app.example']], discoverBody()), expected: empty(406, CORS) },
+  { name: 'cors: parse error to a listed origin', profile: 'cors', request: post([...D, ['origin', 'https://app.example']], '{"jsonrpc":'), expected: { ...err(400, -32700, 'absent'), headers: CORS } },
 
   // ── Accept must list application/json and text/event-stream → else 406 empty ──
   { name: 'Accept missing', request: post(withHeader(D, 'accept', null), discoverBody()), expected: empty(406) },

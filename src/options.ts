@@ -86,7 +86,7 @@ export interface McpAuthorizationOptions {
    * listed is never callable nor listed; a name that is no tool fails construction.
    */
   readonly operations?: Readonly<Record<string, readonly string[]>>;
-  /** Admit `http://` to a literal loopback IP (127.0.0.0/8, [::1]) for local tests. */
+  /** Admit `http://` to a loopback host (127.0.0.0/8, [::1], localhost) for local tests. */
   readonly allowInsecureLoopback?: boolean;
   /** The Fastly backend that reaches the issuer (Native builds); default `issuer`. */
   readonly backend?: string;
@@ -157,6 +157,11 @@ export interface McpHttpOptions {
   readonly path?: string;
   /** Exact HTTP(S) origins admitted when an `Origin` header is present; default none. */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * `true`: browser clients of the `allowedOrigins` (required with it) may call: their preflight is
+   * answered and every reply to them carries `Access-Control-Allow-Origin`. Off by default.
+   */
+  readonly cors?: boolean;
   /** Reported in every result's `_meta`; bounded strings, copied at construction. */
   readonly serverInfo?: { readonly name: string; readonly version: string };
   /** Lower any of the default ceilings (`DEFAULT_LIMITS`). */

@@ -7,6 +7,7 @@
  * Format: ./README.md.
  */
 import { staticResultText } from '../handlers/helpers';
+import type { McpCoreSource } from '../options';
 import type { CodecDescriptor } from '../router/codec-types';
 import type { HandlerDefinition, OperationDefinition, RouterDefinition } from '../router/definition';
 import {
@@ -28,7 +29,7 @@ import {
   TOP_K,
   type Range,
 } from '../router/rules';
-import { buildCorpusIndex } from './corpus';
+import { corpusIndexes } from './corpus';
 import { fail } from './errors';
 import { compileProgram, MAX_PROJECTION_NODES, noInputSchema, project, type Projection } from './projection';
 import { sha256Hex } from './sha256';
@@ -49,7 +50,6 @@ import {
 
 export * from './types';
 export { ManifestError } from './errors';
-export { tokenize } from './corpus';
 export { sha256Hex } from './sha256';
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -136,7 +136,12 @@ function compileHandler(op: OperationDefinition, def: RouterDefinition, where: s
   }
 }
 
-export function compileRouter(def: RouterDefinition): CompiledRouter {
+export interface CompileOptions {
+  /** The core that builds corpus indexes, as for the hosts (a `WebAssembly.Module` on workerd). */
+  readonly core?: McpCoreSource | undefined;
+}
+
+export function compileRouter(def: RouterDefinition, options: CompileOptions = {}): CompiledRouter {
   if (!isName(def.id)) fail(`router id must be ${NAME_RULE}`);
   if (!Array.isArray(def.operations)) fail('router operations must be a list');
   if (def.operations.length > MAX_OPERATIONS) fail(`router declares ${def.operations.length} operations; at most ${MAX_OPERATIONS} tools are allowed`);
@@ -224,7 +229,8 @@ export function compileRouter(def: RouterDefinition): CompiledRouter {
   const list = JSON.stringify(listed);
 
   const corpora: Record<string, ManifestCorpus> = {};
-  for (const name of [...usedCorpora].sort()) corpora[name] = buildCorpusIndex(def.corpora[name]!);
+  const index = corpusIndexes(options.core);
+  for (const name of [...usedCorpora].sort()) corpora[name] = index(def.corpora[name]!, `corpus "${name}"`);
 
   const catalog = withHash<EntitiesCatalog>(
     { formatVersion: CATALOG_FORMAT_VERSION, kind: 'pulse.entities-catalog', routerId: def.id, operations: catalogOps },

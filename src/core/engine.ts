@@ -355,6 +355,35 @@ export class Engine {
   }
 }
 
+export type CorpusIndexResult = { ok: true; index: unknown } | { ok: false; message: string };
+
+/**
+ * Builds corpus indexes in the core (`pulse_corpus_index`), so entries are indexed by the tokenizer
+ * that reads queries. One instance of `source`, made on first use, serves every definition given to
+ * the returned function; a definition is its JSON text, and a rejection carries the core's message.
+ * A trap throws `PulseCoreError`.
+ */
+export function corpusIndexer(source?: McpCoreSource): (definitionJson: string) => CorpusIndexResult {
+  let core: CoreExports | undefined;
+  return (definitionJson) => {
+    core ??= instantiateCore(source);
+    const c = core;
+    let status: number;
+    let out: Uint8Array;
+    try {
+      status = withInput(c, encoder.encode(definitionJson), (ptr, len) => c.pulse_corpus_index(ptr, len)) >>> 0;
+      const ptr = c.pulse_check_output_ptr() >>> 0;
+      const len = c.pulse_check_output_len() >>> 0;
+      out = memoryOf(c).slice(ptr, ptr + len);
+    } catch {
+      core = undefined;
+      throw new PulseCoreError('core: the corpus index could not be built');
+    }
+    if (status !== 1) return { ok: false, message: decoder.decode(out.subarray(0, 1024)) };
+    return { ok: true, index: JSON.parse(decoder.decode(out)) };
+  };
+}
+
 /**
  * A view of all of the core's memory, made again only for another instance or when the memory
  * grew. Reading `memory.buffer` is a call into the runtime, so for a WebAssembly memory, whose

@@ -32,6 +32,7 @@ export interface CoreExports {
   pulse_check_output_len(): number;
   pulse_defaults_ptr(): number;
   pulse_defaults_len(): number;
+  pulse_corpus_index(ptr: number, len: number): number;
 }
 
 export const CORE_FUNCTIONS: readonly (keyof CoreExports)[] = [
@@ -40,5 +41,5 @@ export const CORE_FUNCTIONS: readonly (keyof CoreExports)[] = [
   'pulse_request_abort', 'pulse_request_tick', 'pulse_request_http_response', 'pulse_request_http_failure',
   'pulse_request_handler_output', 'pulse_request_handler_failure', 'pulse_request_progress', 'pulse_request_timeout_ms',
   'pulse_output_ptr', 'pulse_output_len', 'pulse_request_free', 'pulse_engine_check', 'pulse_engine_fault', 'pulse_check_output_ptr',
-  'pulse_check_output_len', 'pulse_defaults_ptr', 'pulse_defaults_len',
+  'pulse_check_output_len', 'pulse_defaults_ptr', 'pulse_defaults_len', 'pulse_corpus_index',
 ];

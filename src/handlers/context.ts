@@ -659,7 +659,7 @@ export function createHandlerRunner(definition: RouterDefinition, options: Conte
   let checker: Engine | undefined;
   const check: ScopeEnvironment['check'] = (op, direction, value) => {
     try {
-      checker ??= Engine.create(JSON.stringify({ tools: manifest ?? compileRouter(definition).manifest }), options.core);
+      checker ??= Engine.create(JSON.stringify({ tools: manifest ?? compileRouter(definition, { core: options.core }).manifest }), options.core);
       return checker.check(op, direction, value);
     } catch (e) {
       checker = undefined;

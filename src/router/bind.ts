@@ -46,9 +46,9 @@ function contextOptions(o: Record<string, unknown>, onError: () => never): Conte
   });
 }
 
-function compile(router: EntityRouter): CompiledRouter {
+function compile(router: EntityRouter, core?: McpCoreSource): CompiledRouter {
   if (!isEntityRouter(router)) fail('PULSE_ERR_OPTIONS', 'notRouter');
-  return compileRouter(routerDefinition(router));
+  return compileRouter(routerDefinition(router), { core });
 }
 
 /**
@@ -61,8 +61,8 @@ export function toolSource(router: EntityRouter, options?: ToolSourceOptions): R
   const bad: () => never = () => fail('PULSE_ERR_OPTIONS', 'toolSourceOptions');
   if (!isRecord(o) || Object.keys(o).some((k) => !SOURCE_KEYS.includes(k))) bad();
   const ctxOptions = contextOptions(o, bad);
-  const compiled = compile(router);
   const core = o.core as McpCoreSource | undefined;
+  const compiled = compile(router, core);
   const runner: HandlerRunner = createHandlerRunner(routerDefinition(router), { ...ctxOptions, ...(core === undefined ? {} : { core }) }, compiled.manifest);
   const base = { manifest: compiled.manifest, catalog: compiled.catalog, schemaRegistry: compiled.schemaRegistry };
   return Object.freeze(runner.hasJavaScript ? { ...base, handlers: runner } : base);
@@ -107,6 +107,8 @@ export interface McpBindingOptions extends ContextOptions {
   readonly core?: McpCoreSource;
   /** Exact origins admitted when an `Origin` header is present; default none (every Origin refused). */
   readonly allowedOrigins?: readonly string[];
+  /** `true`: browser clients of the `allowedOrigins` may call (CORS); off by default. */
+  readonly cors?: boolean;
   /** `true`: a handler may report progress to a client that asked, and the reply becomes an event stream. */
   readonly progress?: boolean;
   /** `true`: operations declared `content: true` may return MCP content blocks. */
@@ -143,6 +145,7 @@ const CORE_KEYS = [
   'serverInfo',
   'legacyProtocol',
   'allowedOrigins',
+  'cors',
   'progress',
   'contentBlocks',
   'resources',

@@ -36,7 +36,7 @@ export function jsonRpc(router: EntityRouter, options?: JsonRpcOptions): JsonRpc
   const o: unknown = options ?? {};
   if (!isEntityRouter(router) || !isRecord(o) || Object.keys(o).some((k) => !KEYS.includes(k))) fail('PULSE_ERR_OPTIONS', 'jsonRpcOptions');
   const def = routerDefinition(router);
-  const compiled = compileRouter(def);
+  const compiled = compileRouter(def, { core: o.core as McpCoreSource | undefined });
   const runner = createHandlerRunner(
     def,
     { secrets: o.secrets as ContextOptions['secrets'], kv: o.kv as ContextOptions['kv'], log: o.log as ContextOptions['log'], ...(o.core === undefined ? {} : { core: o.core as McpCoreSource }) },

@@ -4,7 +4,7 @@
  * against the same rules on its own (native/core/src/manifest.rs) and is the authority; these only
  * make a bad declaration fail where it is written.
  */
-import { NAME, STATIC_RESULT_BYTES, STATIC_RESULT_DEPTH } from '../core/generated/defaults';
+import { BACKEND_URL, MAX_URL_BYTES, NAME, STATIC_RESULT_BYTES, STATIC_RESULT_DEPTH } from '../core/generated/defaults';
 import { DEFAULT_LIMITS } from '../limits';
 import type { Budgets } from './definition';
 
@@ -68,28 +68,19 @@ export const BACKEND_TIMEOUT_MS: Range = Object.freeze({ min: 1, max: DEFAULT_BU
 /** Methods of a backend call (manifest.rs). */
 export const BACKEND_METHODS = Object.freeze(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const);
 
-export const MAX_URL_BYTES = 2048;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** The backend URL rule is the core's (`url.rs`), generated with its length cap. */
+export { MAX_URL_BYTES } from '../core/generated/defaults';
 
-/**
- * A backend URL as the core admits it (manifest.rs `valid_url`): `https://`, or `http://` to a
- * loopback host; at most 2048 visible ASCII characters; no `@`, `?` or `#`.
- */
+/** A backend URL as the core admits it, judged on the text as written. */
 export function isBackendUrl(u: string): boolean {
-  let rest: string;
-  if (u.startsWith('https://')) rest = u.slice(8);
-  else if (u.startsWith('http://')) {
-    rest = u.slice(7);
-    const end = rest.indexOf('/');
-    let host = end < 0 ? rest : rest.slice(0, end);
-    const colon = host.lastIndexOf(':');
-    if (colon >= 0 && /^[0-9]*$/.test(host.slice(colon + 1)) && !host.endsWith(']')) host = host.slice(0, colon);
-    if (!LOOPBACK.has(host)) return false;
-  } else return false;
-  return rest.length > 0 && u.length <= MAX_URL_BYTES && /^[\x21-\x7e]*$/.test(u) && !/[@?#]/.test(u);
+  return BACKEND_URL.test(u);
 }
 
-/** A declared backend base URL in its normalized (WHATWG) form, or `undefined` when the rule fails. */
+/**
+ * A declared backend base URL in its normalized (WHATWG) form, or `undefined` when the core's rule
+ * refuses that form. Normalizing first lets users write `HTTP://Example.com`; the core judges the text
+ * it will be given.
+ */
 export function backendBase(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || raw.length > MAX_URL_BYTES) return undefined;
   let href: string;

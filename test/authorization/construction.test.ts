@@ -22,12 +22,12 @@ const base = {
   scopes: ['mcp:access'],
   operations: { probe: [], status: ['notes:read'] },
 };
-const HTTPS = 'must be an https URL without credentials, query or fragment; http only to a literal loopback IP with allowInsecureLoopback: true';
+const HTTPS = 'must be an https URL without credentials, query or fragment; http only to a loopback host with allowInsecureLoopback: true';
 
 const ROWS: [string, Record<string, unknown>, string][] = [
   ['an http resource', { resource: 'http://mcp.example/mcp' }, `authorization.resource: ${HTTPS}`],
   ['loopback http without the flag', { resource: 'http://127.0.0.1:3000/mcp' }, `authorization.resource: ${HTTPS}`],
-  ['a loopback name, not a literal IP', { resource: 'http://localhost:3000/mcp', allowInsecureLoopback: true }, 'authorization.resource: must be an https URL without credentials, query or fragment (or http to a literal loopback IP)'],
+  ['a name that only begins like a loopback host', { resource: 'http://localhost.example:3000/mcp', allowInsecureLoopback: true }, 'authorization.resource: must be an https URL without credentials, query or fragment (or http to a loopback host)'],
   ['a resource with a query', { resource: 'https://mcp.example/mcp?x=1' }, `authorization.resource: ${HTTPS}`],
   ['a resource with credentials', { resource: 'https://u:p@mcp.example/mcp' }, `authorization.resource: ${HTTPS}`],
   ['a resource path other than the handler path', { resource: 'https://mcp.example/other' }, 'authorization.resource: its path must be the handler path (/mcp)'],

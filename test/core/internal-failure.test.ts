@@ -45,6 +45,7 @@ function wat(head: string, output = '(i32.const 0)'): string {
   (func (export "pulse_check_output_len") (result i32) (unreachable))
   (func (export "pulse_defaults_ptr") (result i32) (unreachable))
   (func (export "pulse_defaults_len") (result i32) (unreachable))
+  (func (export "pulse_corpus_index") (param i32 i32) (result i32) (unreachable))
 )`;
 }
 

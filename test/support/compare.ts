@@ -25,7 +25,8 @@ export function compareOutcome(e: OutcomeExpected, o: Observed): string[] {
     out.push(`cache-control: expected "no-store", got ${show(o.headers['cache-control'])}`);
   }
   for (const [k, v] of Object.entries(e.headers ?? {})) {
-    if (o.headers[k] !== v) out.push(`header ${k}: expected ${show(v)}, got ${show(o.headers[k])}`);
+    // `null`: the header must be absent.
+    if (o.headers[k] !== (v ?? undefined)) out.push(`header ${k}: expected ${show(v)}, got ${show(o.headers[k])}`);
   }
   if (e.empty) {
     if (o.body.length !== 0) out.push(`body: expected empty, got ${o.body.length} bytes: ${text.slice(0, 200)}`);

@@ -16,6 +16,7 @@ export const META = {
 export const PROFILES = {
   default: { serverInfo: SERVER_INFO },
   origins: { serverInfo: SERVER_INFO, allowedOrigins: ['https://app.example'] },
+  cors: { serverInfo: SERVER_INFO, allowedOrigins: ['https://app.example'], cors: true },
   small: {
     serverInfo: SERVER_INFO,
     limits: { requestBytes: 1024, responseBytes: 1536, depth: 32, deadlineMs: 10000 },

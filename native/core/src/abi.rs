@@ -17,7 +17,7 @@ use crate::engine::{Action, Engine, Fault, Request};
 use crate::json::write;
 use crate::tools::Direction;
 
-use crate::progress::{self, Reported};
+use crate::progress::Reported;
 use crate::record;
 
 const MAX_SLOTS: usize = 0xffff;
@@ -92,7 +92,8 @@ struct Handles {
     engines: Slab<Engine>,
     requests: Slab<Open>,
     last_error: String,
-    /// Output of the last `pulse_engine_check` or `pulse_engine_fault`; valid until the next such call.
+    /// Output of the last `pulse_engine_check`, `pulse_engine_fault` or `pulse_corpus_index`; valid
+    /// until the next such call.
     check_output: Vec<u8>,
     /// `pulse_defaults` text, built on first use.
     defaults: Vec<u8>,
@@ -309,6 +310,29 @@ pub extern "C" fn pulse_defaults_len() -> u32 {
     with(|h| h.defaults.len() as u32)
 }
 
+/// Builds a corpus index from a corpus definition's JSON (`corpus_index::build`), for the manifest
+/// compiler. `1`: built, output = the index JSON; `0`: rejected, output = the message. Output as
+/// `pulse_check_output_*`.
+///
+/// # Safety
+/// `ptr..ptr+len` must be readable host memory (see `bytes`).
+#[no_mangle]
+pub unsafe extern "C" fn pulse_corpus_index(ptr: *const u8, len: u32) -> u32 {
+    // SAFETY: passed on from this function's contract.
+    let definition = unsafe { bytes(ptr, len) };
+    let built = crate::corpus_index::build(definition);
+    with(|h| match built {
+        Ok(index) => {
+            h.check_output = index;
+            1
+        }
+        Err(message) => {
+            h.check_output = message.into_bytes();
+            0
+        }
+    })
+}
+
 #[no_mangle]
 pub extern "C" fn pulse_check_output_ptr() -> *const u8 {
     with(|h| h.check_output.as_ptr())
@@ -345,7 +369,7 @@ pub unsafe extern "C" fn pulse_request_head(req: u32, ptr: *const u8, len: u32, 
     let bytes = unsafe { bytes(ptr, len) };
     step(req, |r| match record::head(bytes) {
         Some((method, target, lines)) => r.head(method, target, lines, now),
-        None => Action::Misuse,
+        None => r.misuse(),
     })
 }
 
@@ -392,7 +416,7 @@ pub unsafe extern "C" fn pulse_request_http_response(
         Ok(status) if (100..=599).contains(&status) => {
             r.answer_http(HttpAnswer::Response { status, body }, now)
         }
-        _ => Action::Misuse,
+        _ => r.misuse(),
     })
 }
 
@@ -403,7 +427,7 @@ pub extern "C" fn pulse_request_http_failure(req: u32, reason: u32, now: f64) ->
     step(req, |r| match reason {
         0 => r.answer_http(HttpAnswer::Failed(HttpFailure::Unreachable), now),
         1 => r.answer_http(HttpAnswer::Failed(HttpFailure::TimedOut), now),
-        _ => Action::Misuse,
+        _ => r.misuse(),
     })
 }
 
@@ -463,7 +487,7 @@ pub unsafe extern "C" fn pulse_request_progress(
             Reported::Dropped => 0,
             Reported::First(event) => {
                 open.output.clear();
-                let mut head = progress::stream_head();
+                let mut head = open.request.stream_head();
                 head.body = event;
                 record::reply(&mut open.output, &head);
                 1
@@ -515,6 +539,33 @@ mod tests {
         let (p, n) = (pulse_output_ptr(req), pulse_output_len(req));
         // SAFETY: the request is alive and nothing was called on it since the action.
         unsafe { bytes(p, n) }.to_vec()
+    }
+
+    #[test]
+    fn corpus_index_through_the_abi() {
+        let run = |def: &[u8]| {
+            // SAFETY: a live Rust slice; the output is read before any further call.
+            unsafe {
+                let status = pulse_corpus_index(def.as_ptr(), def.len() as u32);
+                let out = bytes(pulse_check_output_ptr(), pulse_check_output_len()).to_vec();
+                (status, String::from_utf8(out).unwrap())
+            }
+        };
+        let def = br#"{"entries":[{"id":"a","title":"T","collection":"c","text":"x"}]}"#;
+        assert_eq!(
+            run(def),
+            (
+                1,
+                crate::corpus_index::build(def)
+                    .map(String::from_utf8)
+                    .unwrap()
+                    .unwrap()
+            )
+        );
+        assert_eq!(
+            run(b"{}"),
+            (0, "corpus definition needs an entries list".to_string())
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
-//! Head-level admission, in the product's order of checks: path, method, Origin, Accept, Content-Type,
-//! Content-Encoding, then a Content-Length already over the body limit. Every refusal here is decided
-//! before a body byte is read.
+//! Head-level admission, in the product's order of checks: path, method (or, with `cors: true`, a
+//! listed origin's preflight), Origin, Accept, Content-Type, Content-Encoding, then a Content-Length
+//! already over the body limit. Every refusal here is decided before a body byte is read.
 use crate::config::Config;
 use crate::head::{Field, Head};
+use crate::reply::Reply;
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Refusal {
@@ -10,6 +11,8 @@ pub enum Refusal {
     Empty(u16),
     /// The declared length already exceeds the body limit: the same 413 as when counting.
     TooLarge,
+    /// `cors: true` and a listed origin's `OPTIONS`: the preflight grant, not a refusal of access.
+    Preflight(Reply),
 }
 
 pub fn check(config: &Config, head: &Head) -> Result<(), Refusal> {
@@ -17,14 +20,21 @@ pub fn check(config: &Config, head: &Head) -> Result<(), Refusal> {
         return Err(Refusal::Empty(404));
     }
     if head.method != b"POST" {
-        return Err(Refusal::Empty(405));
+        // A preflight is an `OPTIONS` with an `Origin`; without one it is any other method.
+        return match (
+            &config.cors,
+            head.method == b"OPTIONS",
+            head.get(Field::Origin),
+        ) {
+            (Some(cors), true, Some(origin)) if listed(config, origin) => {
+                Err(Refusal::Preflight(cors.preflight()))
+            }
+            (Some(_), true, Some(_)) => Err(Refusal::Empty(403)),
+            _ => Err(Refusal::Empty(405)),
+        };
     }
     if let Some(origin) = head.get(Field::Origin) {
-        if !config
-            .allowed_origins
-            .iter()
-            .any(|o| o.as_bytes() == origin)
-        {
+        if !listed(config, origin) {
             return Err(Refusal::Empty(403));
         }
     }
@@ -46,6 +56,25 @@ pub fn check(config: &Config, head: &Head) -> Result<(), Refusal> {
         }
     }
     Ok(())
+}
+
+fn listed(config: &Config, origin: &[u8]) -> bool {
+    config
+        .allowed_origins
+        .iter()
+        .any(|o| o.as_bytes() == origin)
+}
+
+/// The origin every reply names in `Access-Control-Allow-Origin`: the request's own, when
+/// `cors: true` and it is listed; `None` otherwise (no cross-origin header at all).
+pub fn cors_origin(config: &Config, head: &Head) -> Option<String> {
+    match (&config.cors, head.get(Field::Origin)) {
+        // A listed origin is an exact lowercase http(s) origin: ASCII.
+        (Some(_), Some(origin)) if listed(config, origin) => {
+            Some(String::from_utf8_lossy(origin).into_owned())
+        }
+        _ => None,
+    }
 }
 
 /// The declared body length when it is within `limit`: only a capacity hint, never trusted.

@@ -17,6 +17,7 @@ use crate::head::{Field, Head};
 use crate::json::{self, write, Object, Value};
 use crate::reply::{Reply, Timing};
 use crate::tools::Tools;
+use crate::url::{Url, Use};
 
 /// Characters of a bearer token; a longer one is refused without asking the issuer.
 pub const MAX_TOKEN_CHARS: usize = 8192;
@@ -30,7 +31,6 @@ pub const INTROSPECTION_TIMEOUT_MS: u64 = 3_000;
 pub const METADATA_PREFIX: &str = "/.well-known/oauth-protected-resource";
 /// The Fastly backend that reaches the issuer, unless `authorization.backend` names another.
 pub const DEFAULT_BACKEND: &str = "issuer";
-const MAX_URL_BYTES: usize = 2048;
 const MAX_CLIENT_CHARS: usize = 256;
 pub const MAX_SECRET_BYTES: usize = 1024;
 const MAX_SCOPES: usize = 64;
@@ -126,18 +126,21 @@ impl Authorization {
                 None => return Err(format!("authorization.{}: is required", key)),
                 Some(_) => return Err(format!("authorization.{}: must be a URL string", key)),
             };
-            Url::parse(&text, loopback).ok_or_else(|| {
+            let use_ = Use::AuthorizationServer {
+                insecure_loopback: loopback,
+            };
+            Url::parse(&text, use_).ok_or_else(|| {
                 format!(
                     "authorization.{}: must be an https URL without credentials, query or fragment{}",
                     key,
-                    if loopback { " (or http to a literal loopback IP)" } else { "; http only to a literal loopback IP with allowInsecureLoopback: true" }
+                    if loopback { " (or http to a loopback host)" } else { "; http only to a loopback host with allowInsecureLoopback: true" }
                 )
             })
         };
         let resource = url("resource")?;
         let issuer = url("issuer")?;
         let introspection = url("introspectionEndpoint")?;
-        if resource.path != path {
+        if resource.path() != path {
             return Err(format!(
                 "authorization.resource: its path must be the handler path ({})",
                 path
@@ -191,8 +194,13 @@ impl Authorization {
             None => Vec::new(),
         };
         let mut metadata_path = METADATA_PREFIX.as_bytes().to_vec();
-        metadata_path.extend_from_slice(resource.path.as_bytes());
-        let metadata_url = format!("{}{}{}", resource.origin(), METADATA_PREFIX, resource.path);
+        metadata_path.extend_from_slice(resource.path().as_bytes());
+        let metadata_url = format!(
+            "{}{}{}",
+            resource.origin(),
+            METADATA_PREFIX,
+            resource.path()
+        );
         let mut a = Authorization {
             resource: resource.text,
             issuer: issuer.text,
@@ -714,82 +722,6 @@ fn string_array(out: &mut Vec<u8>, items: &[String]) {
     out.push(b']');
 }
 
-/// An absolute URL as this option admits it: https (or loopback-IP http when allowed), no
-/// credentials, query or fragment, visible ASCII only.
-struct Url {
-    text: String,
-    /// Where `scheme://authority` ends.
-    authority_end: usize,
-    path: String,
-}
-
-impl Url {
-    fn parse(text: &str, loopback: bool) -> Option<Url> {
-        if text.len() > MAX_URL_BYTES
-            || !text.bytes().all(|b| b > 0x20 && b < 0x7f)
-            || text.contains(['@', '?', '#'])
-        {
-            return None;
-        }
-        let (scheme_len, rest) = if let Some(r) = text.strip_prefix("https://") {
-            (5, r)
-        } else if let Some(r) = text.strip_prefix("http://") {
-            (4, r)
-        } else {
-            return None;
-        };
-        let authority = &rest[..rest.find('/').unwrap_or(rest.len())];
-        if authority.is_empty() || authority.bytes().any(|b| b.is_ascii_uppercase()) {
-            return None;
-        }
-        let (host, port) = match authority.strip_prefix('[') {
-            Some(v6) => {
-                let close = v6.find(']')?;
-                (&v6[..close], &v6[close + 1..])
-            }
-            None => match authority.find(':') {
-                Some(i) => (&authority[..i], &authority[i..]),
-                None => (authority, ""),
-            },
-        };
-        let port_ok = port.is_empty()
-            || matches!(port.strip_prefix(':'), Some(p) if !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()));
-        if host.is_empty() || !port_ok {
-            return None;
-        }
-        if scheme_len == 4 && !(loopback && is_loopback_ip(host)) {
-            return None;
-        }
-        let authority_end = scheme_len + 3 + authority.len();
-        Some(Url {
-            path: text[authority_end..].to_string(),
-            text: text.to_string(),
-            authority_end,
-        })
-    }
-
-    /// `scheme://authority`, compared exactly.
-    fn origin(&self) -> &str {
-        &self.text[..self.authority_end]
-    }
-}
-
-/// `127.0.0.0/8` in dotted-decimal, or `::1`: a literal, never a name that could resolve elsewhere.
-fn is_loopback_ip(host: &str) -> bool {
-    if host == "::1" {
-        return true;
-    }
-    let parts: Vec<&str> = host.split('.').collect();
-    parts.len() == 4
-        && parts[0] == "127"
-        && parts.iter().all(|p| {
-            !p.is_empty()
-                && p.len() <= 3
-                && p.bytes().all(|b| b.is_ascii_digit())
-                && matches!(p.parse::<u16>(), Ok(n) if n <= 255)
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -876,8 +808,8 @@ mod tests {
                 "allowInsecureLoopback: true",
             ),
             (
-                r#"{"resource":"http://localhost/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"],"allowInsecureLoopback":true}"#,
-                "authorization.resource: must be an https URL",
+                r#"{"resource":"http://localhost.example/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"],"allowInsecureLoopback":true}"#,
+                "authorization.resource: must be an https URL without credentials, query or fragment (or http to a loopback host)",
             ),
             (
                 r#"{"resource":"https://mcp.example/other","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"]}"#,
@@ -994,8 +926,8 @@ mod tests {
             .err()
             .unwrap()
             .starts_with("serverCard:"));
-        // Literal loopback IPs pass with the flag, for a v4 and a v6 host.
-        for host in ["127.0.0.1:8080", "[::1]:9"] {
+        // Loopback hosts pass with the flag: v4, v6 and the name.
+        for host in ["127.0.0.1:8080", "[::1]:9", "localhost:3000"] {
             let ok = format!(
                 r#"{{"tools":{},"authorization":{{"resource":"http://{h}/mcp","issuer":"http://{h}","introspectionEndpoint":"http://{h}/i","clientId":"c","clientSecret":"s","scopes":["a"],"allowInsecureLoopback":true}}}}"#,
                 crate::tools::tests::manifest(),
@@ -1503,20 +1435,6 @@ mod tests {
         assert!(is_b64token(b"abc=="));
         assert!(!is_b64token(b"=="));
         assert!(!is_b64token(b"a=b"));
-        assert!(is_loopback_ip("127.1.2.3") && is_loopback_ip("::1"));
-        assert!(
-            !is_loopback_ip("127.0.0.256")
-                && !is_loopback_ip("localhost")
-                && !is_loopback_ip("128.0.0.1")
-        );
-        let u = Url::parse("https://a.example:8443/p/q", false).unwrap();
-        assert_eq!(
-            (u.origin(), u.path.as_str()),
-            ("https://a.example:8443", "/p/q")
-        );
-        assert!(Url::parse("https://A.example/", false).is_none());
-        assert!(Url::parse("https://a.example:x/", false).is_none());
-        assert!(Url::parse("https:///p", false).is_none());
         assert!(query_has_token(b"a=1&access_token=x") && query_has_token(b"access_token"));
         assert!(!query_has_token(b"my_access_token=x"));
     }

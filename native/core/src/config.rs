@@ -2,6 +2,7 @@
 //! judge of every plain-data option the hosts pass through: each message names the user's option and
 //! the offending entry (`allowedOrigins[2]`, `limits.requestBytes`), never the value.
 use crate::authorization::Authorization;
+use crate::cors::Cors;
 use crate::decl::known_key;
 pub use crate::decl::{secret_ref, ConfigError, SecretRef};
 use crate::hmac::Hmac;
@@ -11,21 +12,22 @@ use crate::prompts::Prompts;
 use crate::resources::Resources;
 use crate::state::{StateKey, MAX_KEY_BYTES, MIN_KEY_BYTES};
 use crate::tools::Tools;
+use crate::url::{Url, Use};
 
 /// The only legacy revision the compatibility profile speaks.
 pub const LEGACY_REVISION: &str = "2025-06-18";
 pub const MAX_PATH_BYTES: usize = 256;
 pub const MAX_ORIGINS: usize = 64;
-pub const MAX_ORIGIN_BYTES: usize = 256;
 pub const MAX_INFO_CHARS: usize = 128;
 /// Nesting admitted in the configuration text itself (the manifest nests deeper than requests).
 const CONFIG_DEPTH: u32 = 128;
 /// Room the response budget must leave above the request budget for echoed ids in errors.
 pub const RESPONSE_HEADROOM: usize = 512;
 
-const OPTION_KEYS: [&str; 18] = [
+const OPTION_KEYS: [&str; 19] = [
     "path",
     "allowedOrigins",
+    "cors",
     "serverInfo",
     "limits",
     "legacyProtocol",
@@ -58,6 +60,8 @@ const LIMIT_KEYS: [&str; 5] = [
 pub struct Config {
     pub path: String,
     pub allowed_origins: Vec<String>,
+    /// `cors: true`: browser clients of the listed origins may call (needs `allowedOrigins`).
+    pub cors: Option<Cors>,
     pub server_name: String,
     pub server_version: String,
     pub limits: Limits,
@@ -204,6 +208,15 @@ impl Config {
         if authorization.is_some() && server_card {
             return Err("serverCard: the card lists every tool without authentication; it cannot be combined with authorization".to_string());
         }
+        let cors =
+            match flag(root, "cors")? {
+                false => None,
+                true if allowed_origins.is_empty() => return Err(
+                    "cors: needs allowedOrigins, the exact origins browser clients may call from"
+                        .to_string(),
+                ),
+                true => Some(Cors::new(tools.as_ref())),
+            };
         let list_cache = parse_list_cache(
             present(root.get("listCacheTtlMs")),
             present(root.get("listCacheScope")),
@@ -211,6 +224,7 @@ impl Config {
         Ok(Config {
             path,
             allowed_origins,
+            cors,
             server_name,
             server_version,
             limits,
@@ -361,51 +375,6 @@ fn valid_path(p: &str) -> bool {
             .all(|b| (0x21..0x7f).contains(&b) && b != b'?' && b != b'#')
 }
 
-/// An exact, serialized http(s) origin: lowercase scheme and host, optional port, nothing else
-/// (browsers send exactly this form, and the comparison is byte-exact).
-pub fn valid_origin(o: &str) -> bool {
-    let rest = match o
-        .strip_prefix("https://")
-        .or_else(|| o.strip_prefix("http://"))
-    {
-        Some(r) => r,
-        None => return false,
-    };
-    if o.len() > MAX_ORIGIN_BYTES || rest.is_empty() {
-        return false;
-    }
-    let (host, port) = if let Some(v6) = rest.strip_prefix('[') {
-        match v6.split_once(']') {
-            Some((h, p))
-                if !h.is_empty()
-                    && h.bytes().all(|b| {
-                        b.is_ascii_hexdigit() && !b.is_ascii_uppercase() || b == b':' || b == b'.'
-                    }) =>
-            {
-                (h, p)
-            }
-            _ => return false,
-        }
-    } else {
-        match rest.find(':') {
-            Some(i) => (&rest[..i], &rest[i..]),
-            None => (rest, ""),
-        }
-    };
-    let host_ok = rest.starts_with('[')
-        || (!host.is_empty()
-            && host
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-'));
-    let port_ok = port.is_empty()
-        || matches!(port.strip_prefix(':'), Some(d) if !d.is_empty() && d.len() <= 5
-            && d.bytes().all(|b| b.is_ascii_digit()) && matches!(d.parse::<u32>(), Ok(n) if n <= 65535));
-    // A default port is not part of the serialized origin a browser sends.
-    let default_port = (o.starts_with("https://") && port == ":443")
-        || (o.starts_with("http://") && port == ":80");
-    host_ok && port_ok && !default_port
-}
-
 fn parse_origins(v: Option<Value<'_>>) -> Result<Vec<String>, ConfigError> {
     let arr = match v {
         None => return Ok(Vec::new()),
@@ -422,7 +391,7 @@ fn parse_origins(v: Option<Value<'_>>) -> Result<Vec<String>, ConfigError> {
     let mut out = Vec::with_capacity(arr.len());
     for (i, item) in arr.iter().enumerate() {
         let origin = match item {
-            Value::String(s) => Some(s.as_str().into_owned()).filter(|o| valid_origin(o)),
+            Value::String(s) => Url::parse(&s.as_str(), Use::Origin).map(|u| u.text),
             _ => None,
         };
         match origin {
@@ -829,17 +798,5 @@ mod tests {
                 "{cfg}: {e}"
             );
         }
-    }
-
-    #[test]
-    fn origin_forms() {
-        assert!(valid_origin("https://app.example"));
-        assert!(valid_origin("http://localhost:3000"));
-        assert!(valid_origin("http://[::1]"));
-        assert!(!valid_origin("http://[::1]x"));
-        assert!(!valid_origin("https://app.example:+1"));
-        assert!(!valid_origin("https://app.example:443"));
-        assert!(!valid_origin("http://app.example:80"));
-        assert!(valid_origin("http://app.example:443"));
     }
 }

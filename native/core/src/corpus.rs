@@ -1,9 +1,8 @@
 //! Immutable corpora compiled into the manifest: bounded BM25 search, read by id, list.
 //!
-//! Tokenization must match `src/compiler/corpus.ts` exactly: ASCII letters lowercased, every byte
-//! outside `[A-Za-z0-9]` (all non-ASCII included) separates tokens, tokens over 64 bytes dropped.
-//! The idf of each term is precomputed by the compiler as integer millionths, so scoring here uses
-//! only IEEE-exact arithmetic and ranks identically on every target.
+//! `tokenize` is the one tokenizer: queries here, entries when `corpus_index.rs` builds the index
+//! for the compiler. The idf of each term comes precomputed in the index as integer millionths, so
+//! scoring here uses only IEEE-exact arithmetic and ranks identically on every target.
 use crate::json::{write, Value};
 
 pub const MAX_TOKEN: usize = 64;
@@ -78,7 +77,8 @@ fn take_varint(bytes: &[u8], at: &mut usize) -> u32 {
     n
 }
 
-/// ASCII-lowercased alphanumeric runs of at most MAX_TOKEN bytes, in order.
+/// ASCII-lowercased alphanumeric runs of at most MAX_TOKEN bytes, in order: every byte outside
+/// `[A-Za-z0-9]`, all non-ASCII text included, separates tokens; no stemming, no stop words.
 pub fn tokenize(text: &str) -> Vec<String> {
     text.as_bytes()
         .split(|b| !b.is_ascii_alphanumeric())
@@ -462,7 +462,7 @@ mod tests {
     use super::*;
     use crate::json::parse;
 
-    /// Index of three entries as the compiler builds it (idf = round(ln(1+(N-df+.5)/(df+.5))*1e6)).
+    /// A hand-written index of three entries (idf = round(ln(1+(N-df+.5)/(df+.5))*1e6)).
     fn corpus() -> Corpus {
         let idf = |df: f64| ((1.0 + (3.0 - df + 0.5) / (df + 0.5)).ln() * 1e6).round() as u64;
         let text = format!(

@@ -1,12 +1,32 @@
-//! The engine (immutable, built once from the configuration) and the per-request state machine:
-//! `head → body* → end`, then possibly rounds of `Perform → answer`, with `abort`/`tick` at any
-//! point. State per request is the kept MCP headers, the bounded body parser, or one pending effect.
+//! The engine (immutable, built once from the configuration) and the per-request state machine.
+//!
+//! A request is one [`State`]; each holds only what its phase needs (the kept MCP headers, the
+//! pending effect, the grant, the body parser, the reply). Every host call is one event, and
+//! `Request::transition` is the whole table: one `match (state, event)`.
+//!
+//! | state \ event | head              | body, end               | answer              | tick            | abort   | undecodable |
+//! |---------------|-------------------|-------------------------|---------------------|-----------------|---------|-------------|
+//! | `Fresh`       | `Body`, `Authorizing` or `Done` | misuse    | misuse              | `Fresh` / 408   | 408     | misuse      |
+//! | `Authorizing` | misuse            | misuse                  | HTTP: `Body` or `Done`; handler: misuse | `Authorizing` / 408 | 408 | misuse |
+//! | `Body`        | misuse            | `Body` or `Done`; end: `Pending` or `Done` | misuse | `Body` / 408 | 408 | misuse |
+//! | `Pending`     | misuse            | misuse                  | same kind: `Pending` or `Done`; other: misuse | `Pending` / 408 | 408 | misuse |
+//! | `Done`        | `Done`            | `Done`                  | `Done`              | `Done`          | `Done`  | misuse      |
+//! | `Misused`     | misuse            | misuse                  | misuse              | misuse          | misuse  | misuse      |
+//!
+//! "408" is `Done` with the 408 of the phase (`-32600` before the body is complete, `-32603` with
+//! the id while an effect is pending); a call in order past the deadline ends so as well, and
+//! `tick` before it changes nothing. `Done` repeats its reply to every call in order. "misuse" is
+//! `Misused`, which is final: the host answers its own 500, and every later call answers `Misuse`
+//! again, so no reply can reach the wire as a success after the host broke the order.
+//! "undecodable" is a call the host's binding could not decode ([`Request::misuse`]). A progress
+//! report is no transition: `Pending` only notes that its reply became an event stream.
 use std::rc::Rc;
 
 use crate::admission::{self, Refusal};
 use crate::authorization::{Admission, Grant};
 use crate::calls;
 use crate::config::{state_key_from, Config, ConfigError, Secret, SecretRef};
+use crate::cors;
 use crate::deadline::Deadline;
 use crate::discover;
 use crate::effect::{Answer, Effect, HandlerAnswer, HttpAnswer};
@@ -151,12 +171,9 @@ impl Engine {
             engine: Rc::clone(&self.inner),
             epoch_ms,
             started: now,
-            grant: None,
-            streaming: false,
+            cors: None,
             deadline: Deadline::new(now, self.inner.config.limits.deadline_ms),
             state: State::Fresh,
-            reply: None,
-            effect: None,
         }
     }
 }
@@ -170,7 +187,8 @@ pub enum Action {
     Respond,
     /// Perform [`Request::effect`] and report it with [`Request::answer`].
     Perform,
-    /// The host called out of order; it sends [`Reply::internal_error`] on its own.
+    /// The host called out of order; it sends [`Reply::internal_error`] on its own. Final: every
+    /// later call on the request answers `Misuse` again.
     Misuse,
 }
 
@@ -186,20 +204,41 @@ impl Action {
     }
 }
 
+/// Where a request is; everything only one phase needs lives in its variant.
 enum State {
     Fresh,
-    /// The token is being introspected; the body is not read yet.
+    /// The token is being introspected (`effect`); the body is not read yet.
     Authorizing {
         kept: Kept,
         size_hint: usize,
+        effect: Effect,
     },
     Body {
         kept: Kept,
         parser: Parser,
         received: usize,
+        /// What introspection granted (with `authorization` only).
+        grant: Option<Grant>,
     },
     Pending(Pending),
-    Done,
+    /// The reply, repeated to every later call but misuse.
+    Done(Reply),
+    /// The host broke the call order (or a contract inside the core broke): nothing may reach the
+    /// wire as this request's reply but the host's own 500.
+    Misused,
+}
+
+/// What the host calls, as the table sees it.
+enum Event<'a> {
+    /// Boxed: a head is read once per request, and the other events stay small.
+    Head(Result<Box<Head>, HeadError>),
+    Body(&'a [u8]),
+    End,
+    Answer(Answer<'a>),
+    Abort,
+    Tick,
+    /// A call the host's binding could not even decode (not a head record, a status out of range).
+    Misuse,
 }
 
 pub struct Request {
@@ -207,21 +246,21 @@ pub struct Request {
     epoch_ms: f64,
     /// Monotonic time of `epoch_ms`: wall-clock now is `epoch_ms + (now - started)`.
     started: f64,
-    /// What introspection granted this request (with `authorization` only).
-    grant: Option<Grant>,
-    /// A progress event was sent: the reply is an event stream, its head already written.
-    streaming: bool,
+    /// The listed origin every reply names (`cors: true`); known once the head is read, `None`
+    /// before, so a reply of any state reads it.
+    cors: Option<String>,
     deadline: Deadline,
     state: State,
-    reply: Option<Reply>,
-    effect: Option<Effect>,
 }
 
 /// One effect waiting for its answer: how to continue, and the id to echo (empty for a JSON-RPC
 /// notification, which gets no reply).
 struct Pending {
+    effect: Effect,
     resume: Resumable,
     id: Vec<u8>,
+    /// A progress event was sent: the reply is an event stream, its head already written.
+    streaming: bool,
 }
 
 enum Resumable {
@@ -236,48 +275,61 @@ enum Resumable {
     Rpc(RpcCall),
 }
 
-/// How a complete body was decided.
+/// How a complete body (or an effect's answer) was decided.
 enum Decided {
     Respond(Reply),
-    Perform(Effect, Pending),
+    Perform(Effect, Resumable, Vec<u8>),
+    /// The configuration contradicts a decision taken before (a call pending without tools, a
+    /// method admitted but not served): the request ends as misuse, which the host answers 500.
+    Broken,
 }
 
 impl Request {
     /// The reply, once the last action was `Respond`.
     pub fn reply(&self) -> Option<&Reply> {
-        self.reply.as_ref()
+        match &self.state {
+            State::Done(reply) => Some(reply),
+            _ => None,
+        }
     }
 
     /// The effect to perform, while the last action was `Perform`.
     pub fn effect(&self) -> Option<&Effect> {
-        self.effect.as_ref()
+        match &self.state {
+            State::Authorizing { effect, .. } | State::Pending(Pending { effect, .. }) => {
+                Some(effect)
+            }
+            _ => None,
+        }
     }
 
+    /// Answered, or ended by misuse: no call changes the request any more.
     pub fn is_finished(&self) -> bool {
-        matches!(self.state, State::Done)
+        matches!(self.state, State::Done(_) | State::Misused)
     }
 
     /// How long the host may wait for its next event; `0` once expired or finished.
     pub fn timeout_ms(&self, now: f64) -> f64 {
-        match self.state {
-            State::Done => 0.0,
-            _ => self.deadline.remaining(now),
+        if self.is_finished() {
+            0.0
+        } else {
+            self.deadline.remaining(now)
         }
     }
 
-    fn respond(&mut self, reply: Reply) -> Action {
-        self.state = State::Done;
-        self.effect = None;
-        self.reply = Some(if self.streaming {
-            progress::last_event(reply)
-        } else {
-            reply
-        });
-        Action::Respond
+    /// The head of an event-stream reply ([`progress::stream_head`] with the cross-origin headers).
+    pub fn stream_head(&self) -> Reply {
+        let mut head = progress::stream_head();
+        if let Some(origin) = &self.cors {
+            cors::decorate(&mut head, origin);
+        }
+        head
     }
 
-    /// A progress report of the running handler. `First` means: write [`progress::stream_head`],
+    /// A progress report of the running handler. `First` means: write [`Request::stream_head`],
     /// then the bytes; the reply that follows is then the stream's last event (write its body only).
+    /// Not a transition: the request stays `Pending`, and a report at any other time (a late one
+    /// included) is dropped, never misuse.
     pub fn progress(
         &mut self,
         progress: f64,
@@ -285,38 +337,28 @@ impl Request {
         message: Option<&str>,
         now: f64,
     ) -> Reported {
-        if self.deadline.expired(now) || !matches!(self.effect, Some(Effect::Handler(_))) {
+        if self.deadline.expired(now) {
             return Reported::Dropped;
         }
         let budget = self.engine.config.limits.response_bytes;
-        let reported = match &mut self.state {
+        match &mut self.state {
             State::Pending(Pending {
+                effect: Effect::Handler(_),
                 resume:
                     Resumable::Tool {
                         progress: Some(p), ..
                     },
+                streaming,
                 ..
-            }) => p.report(progress, total, message, budget),
-            _ => Reported::Dropped,
-        };
-        if reported != Reported::Dropped {
-            self.streaming = true;
-        }
-        reported
-    }
-
-    /// 408 for whatever phase the request is in: before the body is complete `-32600` without id;
-    /// during a pending effect `-32603` with the id.
-    fn interrupted(&mut self) -> Action {
-        let budget = self.engine.config.limits.response_bytes;
-        let reply = match std::mem::replace(&mut self.state, State::Done) {
-            State::Pending(Pending { id, .. }) => {
-                let e = RpcError::new(408, INTERNAL_ERROR, errors::CALL_INTERRUPTED);
-                Reply::error(&e, Some(&id), Timing::AfterBody, budget)
+            }) => {
+                let reported = p.report(progress, total, message, budget);
+                if reported != Reported::Dropped {
+                    *streaming = true;
+                }
+                reported
             }
-            _ => interrupted_body(budget),
-        };
-        self.respond(reply)
+            _ => Reported::Dropped,
+        }
     }
 
     /// The request head: method, raw target (path and query) and every header line in arrival
@@ -327,209 +369,23 @@ impl Request {
         N: AsRef<[u8]>,
         V: AsRef<[u8]>,
     {
-        match self.state {
-            State::Fresh => {}
-            State::Done => return Action::Respond,
-            _ => return Action::Misuse,
-        }
-        if self.deadline.expired(now) {
-            return self.interrupted();
-        }
-        let mut head = match Head::read(method, target, lines) {
-            Ok(h) => h,
-            Err(HeadError::TooLarge) => return self.respond(Reply::empty(431, Timing::Early)),
-            Err(HeadError::Malformed) => return Action::Misuse,
-        };
-        let card = &self.engine.frags.server_card;
-        if !card.is_empty() && head.path == server_card::PATH {
-            let reply = server_card::reply(card, &head.method);
-            return self.respond(reply);
-        }
-        let config = &self.engine.config;
-        if let Some(a) = &config.authorization {
-            if a.is_metadata_path(&head.path) {
-                let reply = a.metadata_reply(&head.method);
-                return self.respond(reply);
-            }
-        }
-        match admission::check(config, &head) {
-            Ok(()) => {}
-            Err(Refusal::Empty(status)) => {
-                return self.respond(Reply::empty(status, Timing::Early))
-            }
-            Err(Refusal::TooLarge) => {
-                let reply = too_large(config.limits.response_bytes);
-                return self.respond(reply);
-            }
-        }
-        let size_hint = admission::size_hint(&head, config.limits.request_bytes);
-        if let Some(a) = &config.authorization {
-            return match a.admit(&head) {
-                Admission::Refuse(reply) => self.respond(reply),
-                Admission::Introspect(effect) => {
-                    self.state = State::Authorizing {
-                        kept: head.keep(),
-                        size_hint,
-                    };
-                    self.effect = Some(effect);
-                    Action::Perform
-                }
-            };
-        }
-        self.state = State::Body {
-            kept: head.keep(),
-            parser: Parser::with_capacity(config.limits.depth, size_hint),
-            received: 0,
-        };
-        Action::Continue
-    }
-
-    /// Wall-clock milliseconds at monotonic `now` (NaN without a wall clock).
-    fn wall_ms(&self, now: f64) -> f64 {
-        self.epoch_ms + (now - self.started)
-    }
-
-    /// The introspection answer: on a grant the body phase begins, else the refusal is the reply.
-    fn authorized(&mut self, answer: Answer<'_>, now: f64) -> Action {
-        if self.deadline.expired(now) {
-            return self.interrupted();
-        }
-        let (kept, size_hint) = match std::mem::replace(&mut self.state, State::Done) {
-            State::Authorizing { kept, size_hint } => (kept, size_hint),
-            _ => unreachable!("checked by the caller"),
-        };
-        self.effect = None;
-        let config = &self.engine.config;
-        let verdict = match (&config.authorization, answer) {
-            (Some(a), Answer::Http(h)) => a.judge(h, self.wall_ms(now)),
-            _ => unreachable!("an introspection is pending only with authorization"),
-        };
-        match verdict {
-            Err(reply) => self.respond(reply),
-            Ok(grant) => {
-                self.grant = Some(grant);
-                self.state = State::Body {
-                    kept,
-                    parser: Parser::with_capacity(config.limits.depth, size_hint),
-                    received: 0,
-                };
-                Action::Continue
-            }
-        }
-    }
-
-    /// What a body call answers before looking at bytes: the repeated reply once done, misuse
-    /// outside the body phase, 408 past the deadline; `None` to go on.
-    fn body_gate(&mut self, now: f64) -> Option<Action> {
-        match self.state {
-            State::Body { .. } => {}
-            State::Done => return Some(Action::Respond),
-            _ => return Some(Action::Misuse),
-        }
-        if self.deadline.expired(now) {
-            return Some(self.interrupted());
-        }
-        None
+        self.step(
+            Event::Head(Head::read(method, target, lines).map(Box::new)),
+            now,
+        )
     }
 
     pub fn body(&mut self, chunk: &[u8], now: f64) -> Action {
-        if let Some(settled) = self.body_gate(now) {
-            return settled;
-        }
-        let limits = self.engine.config.limits;
-        let verdict = match &mut self.state {
-            State::Body {
-                parser, received, ..
-            } => {
-                // The verdict follows byte positions, not chunking: the admitted prefix of a chunk
-                // that crosses the limit is parsed first, so a parse error before the limit wins.
-                let room = limits.request_bytes - *received;
-                let over = chunk.len() > room;
-                let admitted = if over { &chunk[..room] } else { chunk };
-                *received += admitted.len();
-                match parser.feed(admitted) {
-                    Err(e) => Some(parse_error(&e, Timing::Early, limits.response_bytes)),
-                    Ok(()) if over => Some(too_large(limits.response_bytes)),
-                    Ok(()) => None,
-                }
-            }
-            _ => unreachable!("checked above"),
-        };
-        match verdict {
-            Some(reply) => self.respond(reply),
-            None => Action::Continue,
-        }
+        self.step(Event::Body(chunk), now)
     }
 
     pub fn end(&mut self, now: f64) -> Action {
-        if let Some(settled) = self.body_gate(now) {
-            return settled;
-        }
-        let (kept, parser) = match std::mem::replace(&mut self.state, State::Done) {
-            State::Body { kept, parser, .. } => (kept, parser),
-            _ => unreachable!("checked above"),
-        };
-        let engine = &*self.engine;
-        let decided = match parser.finish() {
-            Ok(doc) => dispatch(
-                engine,
-                &kept,
-                &doc.root(),
-                self.deadline.remaining(now),
-                self.epoch_ms,
-                self.grant.as_ref().map(|g| (g, self.wall_ms(now))),
-            ),
-            Err(e) => Decided::Respond(parse_error(
-                &e,
-                Timing::AfterBody,
-                engine.config.limits.response_bytes,
-            )),
-        };
-        self.settle(decided)
+        self.step(Event::End, now)
     }
 
     /// Reports the pending effect. An answer of the other effect's kind is host misuse.
     pub fn answer(&mut self, answer: Answer<'_>, now: f64) -> Action {
-        match (&self.state, &self.effect, answer) {
-            (State::Done, _, _) => return Action::Respond,
-            (State::Authorizing { .. }, Some(Effect::Http(_)), Answer::Http(_)) => {
-                return self.authorized(answer, now)
-            }
-            (State::Pending(_), Some(Effect::Http(_)), Answer::Http(_)) => {}
-            (State::Pending(_), Some(Effect::Handler(_)), Answer::Handler(_)) => {}
-            _ => return Action::Misuse,
-        }
-        if self.deadline.expired(now) {
-            return self.interrupted();
-        }
-        let Pending { resume, id } = match std::mem::replace(&mut self.state, State::Done) {
-            State::Pending(p) => p,
-            _ => unreachable!("checked above"),
-        };
-        self.effect = None;
-        let engine = &*self.engine;
-        let tools = match &engine.config.tools {
-            Some(t) => t,
-            None => unreachable!("an effect is pending only when tools are configured"),
-        };
-        let remaining = self.deadline.remaining(now);
-        let decided = match resume {
-            Resumable::Tool {
-                call,
-                legacy,
-                progress,
-            } => tool_step(
-                engine,
-                tools.resume(call, answer, remaining),
-                id,
-                legacy,
-                progress,
-            ),
-            Resumable::Rpc(call) => {
-                rpc_step(engine, jsonrpc::resume(tools, call, answer, remaining), id)
-            }
-        };
-        self.settle(decided)
+        self.step(Event::Answer(answer), now)
     }
 
     pub fn answer_http(&mut self, answer: HttpAnswer<'_>, now: f64) -> Action {
@@ -541,32 +397,297 @@ impl Request {
     }
 
     /// The body read failed or the client went away.
-    pub fn abort(&mut self, _now: f64) -> Action {
-        match self.state {
-            State::Done => Action::Respond,
-            _ => self.interrupted(),
-        }
+    pub fn abort(&mut self, now: f64) -> Action {
+        self.step(Event::Abort, now)
     }
 
     /// A host timer fired: answers 408 once the deadline has passed, else nothing changes.
     pub fn tick(&mut self, now: f64) -> Action {
-        match self.state {
-            State::Done => Action::Respond,
-            _ if self.deadline.expired(now) => self.interrupted(),
-            _ => Action::Continue,
+        self.step(Event::Tick, now)
+    }
+
+    /// A call the host's binding could not decode into one of the calls above (a record that is
+    /// not one, a status or a failure reason out of range): the request ends as misuse.
+    pub fn misuse(&mut self) -> Action {
+        self.step(Event::Misuse, f64::NAN)
+    }
+
+    /// The one place the state changes: the table at the top of this file. While a transition runs
+    /// the request is `Misused`, so it stays so should the transition not return.
+    fn step(&mut self, event: Event<'_>, now: f64) -> Action {
+        let state = std::mem::replace(&mut self.state, State::Misused);
+        let (next, action) = self.transition(state, event, now);
+        self.state = next;
+        action
+    }
+
+    fn transition(&mut self, state: State, event: Event<'_>, now: f64) -> (State, Action) {
+        let expired = self.deadline.expired(now);
+        match (state, event) {
+            (State::Misused, _) | (_, Event::Misuse) => misused(),
+            (State::Done(reply), _) => (State::Done(reply), Action::Respond),
+            // Past the deadline every call in order ends the request with 408.
+            (State::Fresh, Event::Head(_) | Event::Tick)
+            | (State::Authorizing { .. }, Event::Answer(Answer::Http(_)) | Event::Tick)
+            | (State::Body { .. }, Event::Body(_) | Event::End | Event::Tick)
+                if expired =>
+            {
+                self.done(interrupted_body(self.budget()), false)
+            }
+            (State::Fresh | State::Authorizing { .. } | State::Body { .. }, Event::Abort) => {
+                self.done(interrupted_body(self.budget()), false)
+            }
+            (State::Pending(p), Event::Answer(a)) if !same_kind(&p.effect, &a) => misused(),
+            (State::Pending(p), Event::Answer(_) | Event::Tick) if expired => self.interrupted(p),
+            (State::Pending(p), Event::Abort) => self.interrupted(p),
+            (state, Event::Tick) => (state, Action::Continue),
+            (State::Fresh, Event::Head(head)) => self.read_head(head),
+            (
+                State::Authorizing {
+                    kept, size_hint, ..
+                },
+                Event::Answer(Answer::Http(h)),
+            ) => self.authorized(kept, size_hint, h, now),
+            (
+                State::Body {
+                    kept,
+                    mut parser,
+                    mut received,
+                    grant,
+                },
+                Event::Body(chunk),
+            ) => match self.feed(&mut parser, &mut received, chunk) {
+                Some(reply) => self.done(reply, false),
+                None => (
+                    State::Body {
+                        kept,
+                        parser,
+                        received,
+                        grant,
+                    },
+                    Action::Continue,
+                ),
+            },
+            (
+                State::Body {
+                    kept,
+                    parser,
+                    grant,
+                    ..
+                },
+                Event::End,
+            ) => self.ended(&kept, parser, grant.as_ref(), now),
+            (State::Pending(p), Event::Answer(a)) => self.resumed(p, a, now),
+            // Anything else is out of order.
+            (_, Event::Head(_) | Event::Body(_) | Event::End | Event::Answer(_)) => misused(),
         }
     }
 
-    fn settle(&mut self, decided: Decided) -> Action {
-        match decided {
-            Decided::Respond(reply) => self.respond(reply),
-            Decided::Perform(effect, pending) => {
-                self.state = State::Pending(pending);
-                self.effect = Some(effect);
-                Action::Perform
+    fn budget(&self) -> usize {
+        self.engine.config.limits.response_bytes
+    }
+
+    /// The final reply: it names the listed origin, and after a progress event it is the stream's
+    /// last event.
+    fn done(&self, mut reply: Reply, streaming: bool) -> (State, Action) {
+        if let Some(origin) = &self.cors {
+            cors::decorate(&mut reply, origin);
+        }
+        let reply = if streaming {
+            progress::last_event(reply)
+        } else {
+            reply
+        };
+        (State::Done(reply), Action::Respond)
+    }
+
+    /// 408 `-32603` with the id: the request ended while its effect was pending.
+    fn interrupted(&self, p: Pending) -> (State, Action) {
+        let e = RpcError::new(408, INTERNAL_ERROR, errors::CALL_INTERRUPTED);
+        let reply = Reply::error(&e, Some(&p.id), Timing::AfterBody, self.budget());
+        self.done(reply, p.streaming)
+    }
+
+    fn read_head(&mut self, head: Result<Box<Head>, HeadError>) -> (State, Action) {
+        let mut head = match head {
+            Ok(h) => *h,
+            Err(HeadError::TooLarge) => return self.done(Reply::empty(431, Timing::Early), false),
+            Err(HeadError::Malformed) => return misused(),
+        };
+        self.cors = admission::cors_origin(&self.engine.config, &head);
+        let card = &self.engine.frags.server_card;
+        if !card.is_empty() && head.path == server_card::PATH {
+            return self.done(server_card::reply(card, &head.method), false);
+        }
+        let config = &self.engine.config;
+        if let Some(a) = &config.authorization {
+            if a.is_metadata_path(&head.path) {
+                return self.done(a.metadata_reply(&head.method), false);
             }
         }
+        match admission::check(config, &head) {
+            Ok(()) => {}
+            Err(Refusal::Empty(status)) => {
+                return self.done(Reply::empty(status, Timing::Early), false)
+            }
+            Err(Refusal::TooLarge) => {
+                return self.done(too_large(config.limits.response_bytes), false)
+            }
+            Err(Refusal::Preflight(reply)) => return self.done(reply, false),
+        }
+        let size_hint = admission::size_hint(&head, config.limits.request_bytes);
+        if let Some(a) = &config.authorization {
+            return match a.admit(&head) {
+                Admission::Refuse(reply) => self.done(reply, false),
+                Admission::Introspect(effect) => (
+                    State::Authorizing {
+                        kept: head.keep(),
+                        size_hint,
+                        effect,
+                    },
+                    Action::Perform,
+                ),
+            };
+        }
+        (
+            State::Body {
+                kept: head.keep(),
+                parser: Parser::with_capacity(config.limits.depth, size_hint),
+                received: 0,
+                grant: None,
+            },
+            Action::Continue,
+        )
     }
+
+    /// Wall-clock milliseconds at monotonic `now` (NaN without a wall clock).
+    fn wall_ms(&self, now: f64) -> f64 {
+        self.epoch_ms + (now - self.started)
+    }
+
+    /// The introspection answer: on a grant the body phase begins, else the refusal is the reply.
+    fn authorized(
+        &self,
+        kept: Kept,
+        size_hint: usize,
+        answer: HttpAnswer<'_>,
+        now: f64,
+    ) -> (State, Action) {
+        let config = &self.engine.config;
+        let verdict = match &config.authorization {
+            Some(a) => a.judge(answer, self.wall_ms(now)),
+            // An introspection is pending only with authorization.
+            None => return misused(),
+        };
+        match verdict {
+            Err(reply) => self.done(reply, false),
+            Ok(grant) => (
+                State::Body {
+                    kept,
+                    parser: Parser::with_capacity(config.limits.depth, size_hint),
+                    received: 0,
+                    grant: Some(grant),
+                },
+                Action::Continue,
+            ),
+        }
+    }
+
+    /// Feeds one chunk; the reply when it ends the request.
+    fn feed(&self, parser: &mut Parser, received: &mut usize, chunk: &[u8]) -> Option<Reply> {
+        let limits = self.engine.config.limits;
+        // The verdict follows byte positions, not chunking: the admitted prefix of a chunk that
+        // crosses the limit is parsed first, so a parse error before the limit wins.
+        let room = limits.request_bytes - *received;
+        let over = chunk.len() > room;
+        let admitted = if over { &chunk[..room] } else { chunk };
+        *received += admitted.len();
+        match parser.feed(admitted) {
+            Err(e) => Some(parse_error(&e, Timing::Early, limits.response_bytes)),
+            Ok(()) if over => Some(too_large(limits.response_bytes)),
+            Ok(()) => None,
+        }
+    }
+
+    fn ended(
+        &self,
+        kept: &Kept,
+        parser: Parser,
+        grant: Option<&Grant>,
+        now: f64,
+    ) -> (State, Action) {
+        let engine = &*self.engine;
+        let decided = match parser.finish() {
+            Ok(doc) => dispatch(
+                engine,
+                kept,
+                &doc.root(),
+                self.deadline.remaining(now),
+                self.epoch_ms,
+                grant.map(|g| (g, self.wall_ms(now))),
+            ),
+            Err(e) => Decided::Respond(parse_error(&e, Timing::AfterBody, self.budget())),
+        };
+        self.settle(decided, false)
+    }
+
+    /// The pending effect's answer, of the effect's kind.
+    fn resumed(&self, p: Pending, answer: Answer<'_>, now: f64) -> (State, Action) {
+        let engine = &*self.engine;
+        let tools = match &engine.config.tools {
+            Some(t) => t,
+            // An effect is pending only when tools are configured.
+            None => return misused(),
+        };
+        let remaining = self.deadline.remaining(now);
+        let decided = match p.resume {
+            Resumable::Tool {
+                call,
+                legacy,
+                progress,
+            } => tool_step(
+                engine,
+                tools.resume(call, answer, remaining),
+                p.id,
+                legacy,
+                progress,
+            ),
+            Resumable::Rpc(call) => rpc_step(
+                engine,
+                jsonrpc::resume(tools, call, answer, remaining),
+                p.id,
+            ),
+        };
+        self.settle(decided, p.streaming)
+    }
+
+    fn settle(&self, decided: Decided, streaming: bool) -> (State, Action) {
+        match decided {
+            Decided::Respond(reply) => self.done(reply, streaming),
+            Decided::Perform(effect, resume, id) => (
+                State::Pending(Pending {
+                    effect,
+                    resume,
+                    id,
+                    streaming,
+                }),
+                Action::Perform,
+            ),
+            Decided::Broken => misused(),
+        }
+    }
+}
+
+fn misused() -> (State, Action) {
+    (State::Misused, Action::Misuse)
+}
+
+/// Whether `answer` reports an effect of `effect`'s kind.
+fn same_kind(effect: &Effect, answer: &Answer<'_>) -> bool {
+    matches!(
+        (effect, answer),
+        (Effect::Http(_), Answer::Http(_)) | (Effect::Handler(_), Answer::Handler(_))
+    )
 }
 
 fn interrupted_body(budget: usize) -> Reply {
@@ -616,9 +737,8 @@ fn dispatch(
     if e.config.jsonrpc {
         let (tools, object) = match (&e.config.tools, root) {
             (Some(t), Value::Object(o)) => (t, *o),
-            _ => unreachable!(
-                "config requires tools for the jsonrpc profile; classify admits objects only"
-            ),
+            // The configuration requires tools for the profile, and `classify` admits objects only.
+            _ => return Decided::Broken,
         };
         let s = jsonrpc::call(tools, object, remaining);
         return rpc_step(e, s, env.id.clone().unwrap_or_default());
@@ -639,7 +759,8 @@ fn dispatch(
     };
     let serve = match method.serve {
         Some(s) => s,
-        None => unreachable!("admission selects served methods only"),
+        // Admission selects served methods only.
+        None => return Decided::Broken,
     };
     let d = Dispatch {
         config: &e.config,
@@ -687,17 +808,12 @@ fn tool_step(e: &Inner, s: Step, id: Vec<u8>, legacy: bool, progress: Option<Pro
                 }
                 _ => None,
             };
-            Decided::Perform(
-                effect,
-                Pending {
-                    resume: Resumable::Tool {
-                        call: state,
-                        legacy,
-                        progress,
-                    },
-                    id,
-                },
-            )
+            let resume = Resumable::Tool {
+                call: state,
+                legacy,
+                progress,
+            };
+            Decided::Perform(effect, resume, id)
         }
     }
 }
@@ -705,13 +821,7 @@ fn tool_step(e: &Inner, s: Step, id: Vec<u8>, legacy: bool, progress: Option<Pro
 /// Frames one JSON-RPC profile step; `id` is empty for a notification, which never gets a body.
 fn rpc_step(e: &Inner, s: RpcStep, id: Vec<u8>) -> Decided {
     match s {
-        RpcStep::Perform { effect, state } => Decided::Perform(
-            effect,
-            Pending {
-                resume: Resumable::Rpc(state),
-                id,
-            },
-        ),
+        RpcStep::Perform { effect, state } => Decided::Perform(effect, Resumable::Rpc(state), id),
         RpcStep::NoReply => Decided::Respond(Reply::empty(204, Timing::AfterBody)),
         // A notification is never answered, not even with an error.
         _ if id.is_empty() => Decided::Respond(Reply::empty(204, Timing::AfterBody)),

@@ -25,6 +25,13 @@ pub struct HeaderParam {
     kind: Kind,
 }
 
+impl HeaderParam {
+    /// The header name after `Mcp-Param-`, lowercase.
+    pub fn name(&self) -> &[u8] {
+        &self.name
+    }
+}
+
 /// RFC 9110 `token` characters.
 fn tchar(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)

@@ -19,6 +19,8 @@ pub mod completion;
 pub mod config;
 pub mod content;
 pub mod corpus;
+pub mod corpus_index;
+pub mod cors;
 pub mod deadline;
 pub mod decl;
 pub mod discover;
@@ -52,6 +54,7 @@ pub mod server_card;
 pub mod shared;
 pub mod state;
 pub mod tools;
+pub mod url;
 
 #[cfg(any(all(target_arch = "wasm32", target_os = "unknown"), test))]
 pub mod abi;

@@ -11,10 +11,10 @@ use crate::header_params::{self, HeaderParam};
 use crate::json::{self, Object, Value};
 use crate::limits::Limits;
 use crate::mrtr::Inputs;
+use crate::url::{Url, Use};
 
 pub const FORMAT_VERSION: i64 = 1;
 pub const MAX_TOOLS: usize = 128;
-const MAX_URL_BYTES: usize = 2048;
 const MAX_BYTES_CEILING: usize = 1 << 20;
 const MAX_TOP_K: usize = 64;
 /// The list text nests two JSON levels per schema level, plus the array, tool and schema members.
@@ -151,31 +151,6 @@ fn program(v: Option<Value<'_>>) -> Result<Option<Program>, &'static str> {
     }
 }
 
-/// https, or http to a loopback host; visible ASCII only, no credentials, query or fragment (the
-/// TypeScript side imports one copy: `src/router/rules.ts`).
-fn valid_url(u: &str) -> bool {
-    let rest = if let Some(r) = u.strip_prefix("https://") {
-        r
-    } else if let Some(r) = u.strip_prefix("http://") {
-        let host_end = r.find('/').unwrap_or(r.len());
-        let host = &r[..host_end];
-        let host = host
-            .rsplit_once(':')
-            .filter(|(_, p)| p.bytes().all(|b| b.is_ascii_digit()) && !host.ends_with(']'))
-            .map_or(host, |(h, _)| h);
-        if !(host == "127.0.0.1" || host == "localhost" || host == "[::1]") {
-            return false;
-        }
-        r
-    } else {
-        return false;
-    };
-    !rest.is_empty()
-        && u.len() <= MAX_URL_BYTES
-        && u.bytes().all(|b| b > 0x20 && b < 0x7f)
-        && !u.contains(['@', '?', '#'])
-}
-
 fn corpus_field(
     p: Option<&Program>,
     name: &str,
@@ -207,7 +182,7 @@ fn destination(o: &Object<'_>) -> Result<(String, String, usize), &'static str> 
         return Err("tools: backend name is invalid");
     }
     let url = get_str(o, "url", "tools: an outbound handler needs a url")?;
-    if !valid_url(&url) {
+    if Url::parse(&url, Use::Backend).is_none() {
         return Err("tools: backend url must be https or loopback http without credentials, query or fragment");
     }
     let max_bytes = get_int(

@@ -1,6 +1,6 @@
 //! What hosts must not restate, as one JSON text (the `pulse_defaults_*` export): the default
 //! limits, the configuration rule between the request and response budgets, the driver's guard, the
-//! name rule and the static-result rule.
+//! name rule, the static-result rule and the backend URL rule.
 //! The TypeScript sources get it generated at build time (scripts/core-glue.mjs).
 use crate::config::RESPONSE_HEADROOM;
 use crate::decl::{name_pattern, NAME_RULE};
@@ -8,9 +8,10 @@ use crate::driver::MAX_ZERO_WAITS;
 use crate::json::write;
 use crate::limits::Limits;
 use crate::manifest::{STATIC_BYTES, STATIC_DEPTH, STATIC_RESULT_RULE};
+use crate::url::{backend_pattern, MAX_URL_BYTES};
 
 /// `{"limits":{…},"responseHeadroomBytes":…,"maxZeroWaits":…,"name":{"pattern":…,"rule":…},
-/// "staticResult":{"depth":…,"bytes":…,"rule":…}}`, with the public names.
+/// "staticResult":{"depth":…,"bytes":…,"rule":…},"backendUrl":{"pattern":…,"maxBytes":…}}`, with the public names.
 pub fn json() -> Vec<u8> {
     let l = Limits::DEFAULT;
     let mut out = format!(
@@ -35,7 +36,9 @@ pub fn json() -> Vec<u8> {
         .as_bytes(),
     );
     write::string(&mut out, STATIC_RESULT_RULE);
-    out.extend_from_slice(b"}}");
+    out.extend_from_slice(b"},\"backendUrl\":{\"pattern\":");
+    write::string(&mut out, &backend_pattern());
+    out.extend_from_slice(format!(",\"maxBytes\":{}}}}}", MAX_URL_BYTES).as_bytes());
     out
 }
 
@@ -74,6 +77,9 @@ mod tests {
             s(stat.get("rule")),
             "plain JSON of at most 32 levels and 65536 bytes"
         );
+        let url = o.get("backendUrl").unwrap().as_object().unwrap();
+        assert_eq!(s(url.get("pattern")), backend_pattern());
+        assert_eq!(n(url.get("maxBytes")), MAX_URL_BYTES as i64);
     }
 
     #[test]

@@ -278,6 +278,13 @@ impl Tools {
         }
     }
 
+    /// Every declared `Mcp-Param-*` header name (lowercase, after the prefix), in manifest order.
+    pub fn header_param_names(&self) -> impl Iterator<Item = &[u8]> {
+        self.ops
+            .iter()
+            .flat_map(|op| op.header_params.iter().map(|p| p.name()))
+    }
+
     /// The first tool (in manifest order) that returns content blocks, if any.
     pub fn content_tool(&self) -> Option<&str> {
         self.ops

@@ -6,7 +6,7 @@ use pulse_core::{record, Action, Engine, Request};
 fn head(req: &mut Request, rec: &[u8], now: f64) -> Action {
     match record::head(rec) {
         Some((method, target, lines)) => req.head(method, target, lines, now),
-        None => Action::Misuse,
+        None => req.misuse(),
     }
 }
 
