@@ -292,11 +292,11 @@ function toolsRows() {
   ]);
 }
 
-async function extraRows(ctx) {
+async function extraRows(ctx, only) {
   const dir = join(ROOT, 'tools', 'bench', 'extra');
   let files = [];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.mjs')).sort();
+    files = readdirSync(dir).filter((f) => f.endsWith('.mjs') && (only === undefined || f === `${only}.mjs`)).sort();
   } catch {
     return [];
   }
@@ -334,15 +334,19 @@ function table(rows) {
 }
 
 const started = new Date();
-const only = process.env.BENCH_ONLY; // e.g. "servers" while tuning the host; the saved file says so
-const rows = only === 'servers' ? [] : await coreRows();
-rows.push(...(await discoverRows()), ...(await toolsRows()));
-if (only !== 'servers') rows.push(...(await extraRows({ durationSec: DURATION, connections: CONNECTIONS, startServer, loadTest, root: ROOT, meta: META, headers: HEADERS })));
+// e.g. "servers" while tuning the Node host, "viceroy" for the edge's rows alone; the saved file says so
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && only !== 'servers' && only !== 'viceroy') throw new Error(`bench: BENCH_ONLY must be servers or viceroy, not ${only}`);
+const ctx = { durationSec: DURATION, connections: CONNECTIONS, rounds: ROUNDS, startServer, loadTest, cpuMs, peakRssMiB, root: ROOT, meta: META, headers: HEADERS };
+const rows = only === undefined ? await coreRows() : [];
+if (only !== 'viceroy') rows.push(...(await discoverRows()), ...(await toolsRows()));
+if (only !== 'servers') rows.push(...(await extraRows(ctx, only)));
 addRatios(rows);
 const md = table(rows);
 process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test after ${WARMUP} s of warm-up load, ${CONNECTIONS} connections, loopback servers: median of ${ROUNDS} alternating rounds)\n\n${md}\n`);
 // The targets, one row each: what is measured, the bound, and whether it is a floor or a ceiling.
 const row = (name) => rows.find((r) => r.name === name);
+const viceroyRatio = (group) => rows.find((r) => r.group.startsWith(`${group}, `) && !r.group.endsWith(' 1 connection') && r.baseline !== undefined)?.ratio;
 const cpuRatio = (name) => (row(name)?.cpuUsPerReq && row(BARE)?.cpuUsPerReq ? row(name).cpuUsPerReq / row(BARE).cpuUsPerReq : undefined);
 const targets = {
   'core on a 64 KiB body (MB/s)': { bound: 300, floor: true, measured: rows.find((r) => r.group === 'validate 64 KiB body' && r.name.startsWith('core (wasm)'))?.value },
@@ -354,6 +358,8 @@ const targets = {
   'tools/call static, × official SDK req/s': { bound: 5, floor: true, measured: row(`${STATIC_LISTENER}, static tool`)?.ratios[SDK] },
   'catalog-backed tool, × bare two-hop proxy req/s': { bound: 0.5, floor: true, measured: row('Pulse Node host, catalog-backed tool')?.ratio },
   'edge Native main.wasm (bytes)': { bound: 300_000, floor: false, measured: row('Native main.wasm size')?.value },
+  'Viceroy server/discover, × bare Compute req/s (32 connections)': { bound: 0.8, floor: true, measured: viceroyRatio('Viceroy server/discover') },
+  'Viceroy static tool, × bare Compute req/s (32 connections)': { bound: 0.8, floor: true, measured: viceroyRatio('Viceroy tools/call static') },
   'core per request, 32 KiB body, native (µs)': { bound: 100, floor: false, measured: row('head + body + end + reply')?.value },
 };
 const shown = (x) => (x === undefined ? 'n/a' : x >= 10 ? x.toFixed(0) : x.toFixed(2));

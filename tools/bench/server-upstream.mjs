@@ -5,6 +5,8 @@ import http from 'node:http';
 
 export const RESOURCE = 'http://127.0.0.1:1/mcp';
 const server = http.createServer((req, res) => {
+  // Viceroy probes its backends with `GET /` when it starts.
+  if (req.method !== 'POST') return void res.writeHead(404, { 'content-length': 0 }).end();
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {

@@ -1,0 +1,172 @@
+// The edge's headline rows: Pulse's Fastly Native service on the pinned Viceroy, beside a bare
+// Compute service (tools/bench/bare-compute: reads the whole body, answers a fixed JSON) built by
+// the same Debian toolchain and release profile, optimised by the same wasm-opt and served by the
+// same Viceroy, in the same alternating rounds. Four requests:
+//   server/discover        the deployed service (bin/main.wasm, edge/context.mjs)
+//   corpus search          the deployed service's `search_docs`
+//   static tool            tools/bench/edge/static.mjs (`echo`, answered inside the core)
+//   catalog-backed tool    tools/bench/edge/catalog.mjs (`echo` through the backend `origin`, a
+//                          loopback node:http upstream: one more hop than the bare service makes)
+// each at BENCH_VICEROY_CONNECTIONS (32) connections for throughput and at 1 connection for
+// per-request latency. Viceroy runs one instance per request, as Compute does, so every row pays
+// instantiation; the discover group also serves the bare service with a data segment the size of
+// the deployed snapshot's, which prices the copy each instantiation makes. Built binaries are cached under native/target/bench by the hash of their inputs.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const CONNECTIONS = Number(process.env.BENCH_VICEROY_CONNECTIONS ?? 32);
+if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`bench: BENCH_VICEROY_CONNECTIONS must be a positive integer, not ${process.env.BENCH_VICEROY_CONNECTIONS}`);
+export const BARE = 'bare Compute service (fixed JSON)';
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => done(port));
+    });
+  });
+}
+
+const hash = (...parts) => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 16);
+
+/**
+ * The bare service: cargo (Debian rustc, wasm32-wasi, the Native service's flags), then wasm-opt -Oz;
+ * with `dataBytes`, a data segment of that size that every instantiation copies.
+ */
+function buildBare(root, work, dataBytes = 0) {
+  const dir = join(root, 'tools', 'bench', 'bare-compute');
+  const sources = ['Cargo.toml', 'Cargo.lock', 'src/main.rs'].map((f) => readFileSync(join(dir, f), 'utf8'));
+  const out = join(work, `bare-${dataBytes}-${hash(...sources, readFileSync(join(root, 'native', 'edge', 'src', 'fastly.rs'), 'utf8'))}.wasm`);
+  if (existsSync(out)) return out;
+  const target = join(work, `bare-target-${dataBytes}`);
+  const flags = ['-C', 'target-feature=+simd128', '-C', 'link-arg=-zstack-size=65536'];
+  const env = { ...process.env, RUSTC: '/usr/bin/rustc', CARGO_TARGET_DIR: target, CARGO_ENCODED_RUSTFLAGS: flags.join('\x1f'), CARGO_PROFILE_RELEASE_OPT_LEVEL: 'z', BARE_DATA_BYTES: String(dataBytes) };
+  delete env.RUSTFLAGS;
+  const r = spawnSync('/usr/bin/cargo', ['build', '--release', '--locked', '--quiet', '--target', 'wasm32-wasi'], { cwd: dir, env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`bench: the bare Compute service did not build:\n${r.stderr}`);
+  const wasmOpt = existsSync('/usr/bin/wasm-opt') ? '/usr/bin/wasm-opt' : join(root, 'node_modules', '.bin', 'wasm-opt');
+  const o = spawnSync(wasmOpt, ['-Oz', '--enable-simd', '--strip-debug', '--strip-producers', join(target, 'wasm32-wasi', 'release', 'bare-compute.wasm'), '-o', out], { encoding: 'utf8' });
+  if (o.status !== 0) throw new Error(`bench: wasm-opt failed on the bare service:\n${o.stderr}`);
+  return out;
+}
+
+/** A bench edge module as the Native service, through the product's own build (cached by configuration). */
+async function buildModule(root, work, module) {
+  const { edgeService } = await import(join(root, 'scripts', 'edge-lib.mjs'));
+  const { buildNative } = await import(join(root, 'scripts', 'edge-build.mjs'));
+  const config = (await edgeService(join(root, module))).config();
+  const out = join(work, `${module.split('/').pop().replace(/\.mjs$/, '')}-${hash(config, readFileSync(join(root, 'wasm', 'pulse_core.wasm')).toString('base64'))}.wasm`);
+  if (!existsSync(out)) buildNative(config, out, join(work, 'edge-target'));
+  return out;
+}
+
+/** Bytes of a module's data section: what every instantiation copies into linear memory. */
+function dataSection(bytes) {
+  let at = 8;
+  const leb = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const b = bytes[at++];
+      value += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return value;
+    }
+  };
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    const size = leb();
+    if (id === 11) return size;
+    at += size;
+  }
+  return 0;
+}
+
+async function serve(root, wasm, toml) {
+  const { startViceroy } = await import(join(root, 'scripts', 'viceroy.mjs'));
+  const port = await freePort();
+  const v = await startViceroy({ wasm, toml, addr: `127.0.0.1:${port}` });
+  return { ...v, port };
+}
+
+export async function rows({ root, rounds = 1, loadTest, startServer, meta, headers, cpuMs, peakRssMiB }) {
+  const deployed = join(root, 'bin', 'main.wasm');
+  if (!existsSync(deployed)) throw new Error('bench: bin/main.wasm is missing (npm run edge:build)');
+  const work = join(root, 'native', 'target', 'bench');
+  mkdirSync(work, { recursive: true });
+  const bare = buildBare(root, work);
+  // The profile's first question: how much of a request is the copy of the snapshot's data.
+  const snapshotBytes = dataSection(readFileSync(deployed));
+  const bareWithData = buildBare(root, work, snapshotBytes);
+  const WITH_DATA = `bare Compute service + ${snapshotBytes} B data segment`;
+  const staticWasm = await buildModule(root, work, 'tools/bench/edge/static.mjs');
+  const catalogWasm = await buildModule(root, work, 'tools/bench/edge/catalog.mjs');
+  const upstream = await startServer(join(root, 'tools', 'bench', 'server-upstream.mjs'));
+  const toml = join(work, `fastly-${process.pid}.toml`);
+  writeFileSync(toml, `manifest_version = 3\nname = "pulse-bench"\nlanguage = "other"\n[local_server.backends.origin]\nurl = "http://127.0.0.1:${upstream.port}"\n`);
+  const call = (name, args) => ({
+    headers: { ...headers, 'mcp-method': 'tools/call', 'mcp-name': name },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }),
+  });
+  const discover = { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }) };
+  const groups = [
+    { group: 'Viceroy server/discover', pulse: 'Pulse edge (deployed service)', wasm: deployed, ...discover },
+    { group: 'Viceroy tools/call static', pulse: 'Pulse edge, static tool', wasm: staticWasm, ...call('echo', { text: 'hello' }) },
+    { group: 'Viceroy tools/call corpus search', pulse: 'Pulse edge (deployed service), search_docs', wasm: deployed, ...call('search_docs', { query: 'deadline budget', limit: 3 }) },
+    { group: 'Viceroy tools/call catalog-backed', pulse: 'Pulse edge, catalog-backed tool (one backend hop)', wasm: catalogWasm, ...call('echo', { text: 'hello' }) },
+  ];
+  const out = [];
+  try {
+    for (const connections of [CONNECTIONS, 1]) {
+      for (const g of groups) {
+        const cases = [
+          { name: BARE, wasm: bare },
+          ...(g === groups[0] ? [{ name: WITH_DATA, wasm: bareWithData, baseline: BARE }] : []),
+          { name: g.pulse, wasm: g.wasm, baseline: g === groups[0] ? [BARE, WITH_DATA] : BARE },
+        ];
+        const results = cases.map(() => []);
+        // Alternating rounds, as the Node rows: a slow minute of the shared machine touches both.
+        for (let round = 0; round < rounds; round++) {
+          for (const [i, c] of cases.entries()) {
+            const v = await serve(root, c.wasm, toml);
+            try {
+              const r = await loadTest({ port: v.port, headers: g.headers, body: g.body, connections, cpu: () => cpuMs(v.pid) });
+              if (r.non2xx || r.errors) throw new Error(`bench: ${g.group}, ${c.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+              results[i].push({ r, rss: peakRssMiB(v.pid) });
+            } finally {
+              await v.close();
+            }
+          }
+        }
+        for (const [i, c] of cases.entries()) {
+          const sorted = [...results[i]].sort((x, y) => x.r.rps - y.r.rps);
+          const { r } = sorted[Math.floor(sorted.length / 2)];
+          out.push({
+            group: `${g.group}, ${connections} connection${connections === 1 ? '' : 's'}`,
+            name: c.name,
+            value: r.rps,
+            unit: 'req/s',
+            p50ms: r.latencyP50,
+            p99ms: r.latencyP99,
+            peakRssMiB: Math.max(...results[i].map((x) => x.rss ?? 0)),
+            cpuUsPerReq: r.cpuUsPerReq,
+            baseline: c.baseline,
+            rounds: results[i].map((x) => Math.round(x.r.rps)),
+          });
+        }
+      }
+    }
+  } finally {
+    await upstream.stop();
+    rmSync(toml, { force: true });
+  }
+  const size = (p) => readFileSync(p).length;
+  out.push(
+    { group: 'Viceroy module size', name: BARE, value: size(bare), unit: 'bytes' },
+    { group: 'Viceroy module size', name: 'Pulse edge (deployed service)', value: size(deployed), unit: 'bytes', baseline: BARE },
+  );
+  return out;
+}
