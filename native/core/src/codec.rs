@@ -1012,6 +1012,56 @@ mod tests {
                 r#"[["if",-1,true,[1],[]]]"#,
                 "tools: codec program rule names a field that is not declared",
             ),
+            (
+                r#"[["if",2,true,[1],[]]]"#,
+                "tools: codec program rule names a field that is not declared",
+            ),
+            (
+                r#"[["if",0.5,true,[1],[]]]"#,
+                "tools: codec program rule names a field that is not declared",
+            ),
+            (
+                r#"[["if","0",true,[1],[]]]"#,
+                "tools: codec program rule names a field that is not declared",
+            ),
+            (
+                r#"[["if",0,true,[1],"x"]]"#,
+                "tools: codec program rule needs a list of field indexes",
+            ),
+            (
+                r#"[["if",0,true,[0,1,0],[]]]"#,
+                "tools: codec program rule lists too many fields",
+            ),
+            (
+                r#"[["if",0,true,[1]]]"#,
+                "tools: codec program rule is not anyOf or if",
+            ),
+            (
+                r#"[["anyOf",[[0]],[[1]]]]"#,
+                "tools: codec program rule is not anyOf or if",
+            ),
+            (
+                r#"[["anyOf",[0]]]"#,
+                "tools: codec program rule needs a list of field indexes",
+            ),
+            (
+                r#"[["anyOf",{}]]"#,
+                "tools: codec program anyOf rule needs 1 to 16 groups",
+            ),
+            (
+                "[[1,[[0]]]]",
+                "tools: codec program rule is not anyOf or if",
+            ),
+            ("[1]", "tools: codec program rule must be an array"),
+            ("{}", "tools: codec program object rules must be an array"),
+            (
+                &format!("[{}]", [r#"["anyOf",[[0]]]"#; 9].join(",")),
+                "tools: codec program object needs 1 to 8 rules",
+            ),
+            (
+                &format!(r#"[["anyOf",[{}]]]"#, vec!["[0]"; 17].join(",")),
+                "tools: codec program anyOf rule needs 1 to 16 groups",
+            ),
         ];
         for (rules, want) in cases {
             assert_eq!(
@@ -1025,6 +1075,27 @@ mod tests {
             program_err(r#"[["boolean"],["object",3,[["a",0,1]]]]"#),
             "tools: codec program bound out of range"
         );
+        // The most rules and groups there may be, and what each adds to the projection: the
+        // object and its 2 properties, then per anyOf 1 + its groups, per if 2 + then + else.
+        let accepted = [
+            ([r#"["anyOf",[[0],[1]]]"#; 8].join(","), 3 + 8 * 3),
+            (
+                format!(r#"["anyOf",[{}]]"#, vec!["[0,1]"; 16].join(",")),
+                3 + 1 + 16,
+            ),
+            (r#"["if",0,true,[1],[]]"#.to_string(), 3 + 2 + 1),
+            (r#"["if",0,true,[],[1]]"#.to_string(), 3 + 2 + 1),
+            (r#"["if",0,"x",[1],[0]]"#.to_string(), 3 + 2 + 2),
+        ];
+        for (rules, nodes) in accepted {
+            let p = program(&base.replace("RULES", &format!("[{}]", rules)));
+            assert_eq!(
+                (p.projection_nodes(), p.projection_levels()),
+                (nodes, 3),
+                "{}",
+                rules
+            );
+        }
     }
 
     #[test]

@@ -267,15 +267,54 @@ mod tests {
     }
 
     #[test]
+    fn keys_of_one_block_are_used_as_they_are_and_longer_ones_hashed() {
+        // Reference values from Python's hmac module.
+        let cases: [(usize, &str); 3] = [
+            (
+                63,
+                "ed35d4fa84df7c3bb1ed6a6199f88e7bce054f36124a5e1d89ccbba07a752647",
+            ),
+            (
+                64,
+                "f52cc29da087ca29859cb19ae75c3d0b8a96519542d6cbf045bfb5e4323e09bc",
+            ),
+            (
+                65,
+                "90e6ec42302d3d03f48aa8f5429469c1c75d3f74e9bcbab500f4617ea3d01a46",
+            ),
+        ];
+        for (len, expected) in cases {
+            let h = Hmac::new(&vec![0x42; len]);
+            assert_eq!(
+                hex(&h.mac(b"one block of key")),
+                expected,
+                "key of {} bytes",
+                len
+            );
+        }
+    }
+
+    #[test]
     fn verification_refuses_any_change() {
         let h = Hmac::new(b"k");
         let tag = h.mac(b"message");
         assert!(h.verify(b"message", &tag));
         assert!(!h.verify(b"messagf", &tag));
         assert!(!h.verify(b"message", &tag[..31]));
-        let mut flipped = tag;
-        flipped[31] ^= 1;
-        assert!(!h.verify(b"message", &flipped));
+        assert!(!h.verify(b"message", &[tag.as_slice(), &[0]].concat()));
+        assert!(!h.verify(b"message", &[]));
+        for i in 0..DIGEST_BYTES {
+            for bit in [0x01, 0x80] {
+                let mut flipped = tag;
+                flipped[i] ^= bit;
+                assert!(!h.verify(b"message", &flipped), "byte {} bit {:#x}", i, bit);
+            }
+            // Two differences that cancel out under XOR must still refuse.
+            let mut twice = tag;
+            twice[i] ^= 1;
+            twice[(i + 1) % DIGEST_BYTES] ^= 1;
+            assert!(!h.verify(b"message", &twice), "bytes {} and {}", i, i + 1);
+        }
         assert!(!Hmac::new(b"other").verify(b"message", &tag));
     }
 }
