@@ -6,6 +6,8 @@ export { createMcpHttpHandler } from './adapter/fetch/handler';
 export type { McpHttpHandler } from './adapter/fetch/handler';
 export { PROTOCOL_VERSION } from './protocol';
 export { DEFAULT_LIMITS } from './limits';
+export { REQUEST_CHANNEL } from './telemetry/channel';
+export type { McpRequestEvent } from './telemetry/channel';
 export type { McpLimits } from './limits';
 export type {
   McpAuthorizationOptions,

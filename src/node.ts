@@ -1,6 +1,8 @@
 /** @pulse-compute/mcp/node: the same core behind an `http.createServer` request listener. */
 export { createMcpNodeHandler } from './adapter/node/handler';
 export type { McpNodeHandler } from './adapter/node/handler';
+export { REQUEST_CHANNEL } from './telemetry/channel';
+export type { McpRequestEvent } from './telemetry/channel';
 // The error classes: every entry re-exports the same module, so `instanceof` holds across entries.
 export { PulseError, PulseConfigError, PulseCoreError } from './errors';
 export type { PulseErrorCode } from './errors';

@@ -60,7 +60,7 @@ export type McpToolsOptions = McpCatalogTools;
  * OAuth 2.1 resource-server admission. Every MCP POST (discovery and notifications included) must
  * carry `Authorization: Bearer <token>`; before its body is parsed the token is verified by RFC 7662
  * introspection at `introspectionEndpoint` (client_secret_basic, 3 s ceiling, 16 KiB / 8 levels, no
- * redirect, no retry, nothing cached), and the claims must hold exactly: `active`, `iss` equal to
+ * redirect, no retry, nothing cached unless `cache` asks), and the claims must hold exactly: `active`, `iss` equal to
  * `issuer`, `aud` holding `resource`, a future integral `exp`, a nonempty `sub`, a space-separated
  * `scope`, a valid `nbf` and a `Bearer` `token_type` when present. RFC 9728 metadata is served at
  * `/.well-known/oauth-protected-resource` + the resource path. Tokens are never parsed locally.
@@ -90,6 +90,23 @@ export interface McpAuthorizationOptions {
   readonly allowInsecureLoopback?: boolean;
   /** The Fastly backend that reaches the issuer (Native builds); default `issuer`. */
   readonly backend?: string;
+  /** Keep introspection results for a while (off when absent); see `McpIntrospectionCacheOptions`. */
+  readonly cache?: McpIntrospectionCacheOptions;
+}
+
+/**
+ * The opt-in introspection cache. A token's introspection result is kept under a SHA-256 key (never
+ * the token) for the smaller of `maxAgeMs` and the token's `exp`; an inactive or invalid result for
+ * at most 5 s; a verifier failure never. `exp`, `nbf` and the scope policy are judged at every use.
+ * The price: a token revoked at the issuer keeps working for up to `maxAgeMs`.
+ */
+export interface McpIntrospectionCacheOptions {
+  /** How long an active token's result is kept, at most: an integer 1..60000 ms. */
+  readonly maxAgeMs: number;
+  /** Node and Fetch: entries kept per handler, least recently used evicted first; default 10000 (1..1000000). */
+  readonly maxEntries?: number;
+  /** Node and Fetch: bytes of keys and values kept per handler; default 8 MiB (65536..1 GiB). */
+  readonly maxBytes?: number;
 }
 
 /**
@@ -209,7 +226,13 @@ export interface ResolvedOptions {
   readonly requestBytes: number;
   readonly handlers: McpHandlerRunner | undefined;
   readonly core: McpCoreSource | undefined;
+  /** The introspection store's bounds, with `authorization.cache` only. */
+  readonly introspectionCache?: { readonly maxEntries: number; readonly maxBytes: number };
 }
+
+/** `authorization.cache.maxEntries` and `maxBytes` when absent (the Node and Fetch hosts' store). */
+const DEFAULT_CACHE_ENTRIES = 10_000;
+const DEFAULT_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** Configuration members the hosts set themselves (`jsonRpc`), never taken from user options. */
 const INTERNAL = new Set(['profile']);
@@ -378,6 +401,7 @@ export function resolveOptions(options: unknown, target: ConfigTarget = 'host', 
   let toolsValue: unknown;
   let core: McpCoreSource | undefined;
   const limits = { requestBytes: DEFAULT_LIMITS.requestBytes, responseBytes: DEFAULT_LIMITS.responseBytes, deadlineMs: DEFAULT_LIMITS.deadlineMs };
+  let introspectionCache: ResolvedOptions['introspectionCache'];
   for (const key of Object.keys(o)) {
     const value = o[key];
     if (value === undefined) continue;
@@ -403,10 +427,18 @@ export function resolveOptions(options: unknown, target: ConfigTarget = 'host', 
           if (typeof v === 'number') limits[k] = v;
         }
       }
+      if (key === 'authorization') {
+        // Read back from the snapshot, as the limits: the core judges the same values.
+        const cache = (JSON.parse(text) as { cache?: Record<string, unknown> } | null)?.cache;
+        if (cache !== undefined && cache !== null) {
+          const n = (v: unknown, fallback: number) => (typeof v === 'number' ? v : fallback);
+          introspectionCache = { maxEntries: n(cache.maxEntries, DEFAULT_CACHE_ENTRIES), maxBytes: n(cache.maxBytes, DEFAULT_CACHE_BYTES) };
+        }
+      }
     }
   }
   const tools = toolsValue === undefined ? undefined : binding === 'facade' ? facadeTools(toolsValue, limits, target) : staticTools(toolsValue);
   if (tools !== undefined) members.push(`"tools":${tools.manifestJson}`);
   const requestBytes = limits.requestBytes;
-  return Object.freeze({ configJson: `{${members.join(',')}}`, requestBytes, handlers: tools?.handlers, core });
+  return Object.freeze({ configJson: `{${members.join(',')}}`, requestBytes, handlers: tools?.handlers, core, ...(introspectionCache === undefined ? {} : { introspectionCache }) });
 }

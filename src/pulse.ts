@@ -13,6 +13,8 @@ export {
   DEFAULT_BUDGETS,
   STATIC_LIMITS,
 } from './router';
+export { REQUEST_CHANNEL } from './telemetry/channel';
+export type { McpRequestEvent } from './telemetry/channel';
 export type {
   Codec,
   Infer,

@@ -8,7 +8,9 @@ import type { McpHandlerContext, McpHandlerOutcome, McpHandlerRunner, ResolvedOp
 import { Cancellation, CANCELLATION } from './cancellation';
 import { isThenable } from './thenable';
 import { MAX_ZERO_WAITS } from './generated/defaults';
-import { Engine, internalError, type Action, type CopyOut, type HandlerEffect, type HttpEffect, type RespondAction } from './engine';
+import { publishRequest, requestChannel } from '../telemetry/channel';
+import { IntrospectionStore } from './introspection-store';
+import { Engine, internalError, type Action, type CacheEntry, type CopyOut, type HandlerEffect, type HttpEffect, type RespondAction } from './engine';
 
 export type ReadResult =
   | { readonly done: false; readonly chunk: Uint8Array }
@@ -96,6 +98,15 @@ export interface HostCore {
   readonly exchange: HttpExchange;
   /** The host's monotonic clock; the runtime's when absent. */
   readonly now?: Clock;
+  /** The introspection cache's store, with `authorization.cache` only. */
+  readonly cache?: IntrospectionCache;
+}
+
+/** Where a host keeps introspection results: the core decides keys, values and ttls. */
+export interface IntrospectionCache {
+  /** The fresh value under `key`, or `undefined`. */
+  get(key: string): string | undefined;
+  set(entry: CacheEntry): void;
 }
 
 export type HttpResult = { status: number; body: Uint8Array } | 'unreachable';
@@ -118,7 +129,10 @@ export interface HostIo {
 /** Instantiates the core for options already snapshotted; throws `PulseConfigError`. */
 export function createHostCore(resolved: ResolvedOptions, io: HostIo = {}): HostCore {
   const engine = Engine.create(resolved.configJson, resolved.core, io.copyOut);
-  return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange, now: io.now ?? runtimeNow });
+  const now = io.now ?? runtimeNow;
+  const bounds = resolved.introspectionCache;
+  const cache = bounds === undefined ? {} : { cache: new IntrospectionStore(bounds.maxEntries, bounds.maxBytes, now) };
+  return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange, now, ...cache });
 }
 
 /**
@@ -133,6 +147,11 @@ export async function drive(
   sink?: StreamSink,
 ): Promise<Outcome> {
   const now = host.now ?? runtimeNow;
+  // The request event is measured and built only while someone listens.
+  const channel = requestChannel?.hasSubscribers === true ? requestChannel : undefined;
+  const started = channel === undefined ? 0 : now();
+  let bodyMs = 0;
+  let effectsMs = 0;
   const req = host.engine.request(now());
   const stream = { started: false };
   let bodyDone = body === null;
@@ -146,6 +165,7 @@ export async function drive(
     for (;;) {
       if (action.kind === 'respond') {
         if (!bodyDone) body?.cancel();
+        if (channel !== undefined) publishRequest(channel, req.event(), { bodyMs, effectsMs, totalMs: now() - started });
         return { response: action, streamed: stream.started, bodyComplete: bodyDone, gone: departure?.gone === true };
       }
       if (action.kind === 'perform') {
@@ -155,12 +175,14 @@ export async function drive(
           action = unfinished(req, now, 'deadline');
           continue;
         }
+        const effectStarted = channel === undefined ? 0 : now();
         const next =
           action.effect.kind === 'http'
-            ? performHttp(req, now, action.effect, departure, host.exchange)
+            ? performHttp(req, now, action.effect, departure, host.exchange, host.cache)
             : performHandler(req, now, left, action.effect, departure, host.handlers, progressOf(req, now, action.effect, sink, stream));
         // A handler that returned a value answers at once: no promise to wait for.
         action = next instanceof Promise ? await next : next;
+        if (channel !== undefined) effectsMs += now() - effectStarted;
         continue;
       }
       if (departure?.gone === true) {
@@ -188,7 +210,9 @@ export async function drive(
       if (event === undefined) {
         pending ??= (body as BodySource).read();
         wait = req.timeoutMs(now());
+        const waitStarted = channel === undefined ? 0 : now();
         event = wait > 0 ? await race(pending, wait, departure) : TIMEOUT;
+        if (channel !== undefined) bodyMs += now() - waitStarted;
       }
       if (event === TIMEOUT) {
         action = req.tick(now());
@@ -256,8 +280,23 @@ function unfinished(req: CoreReq, now: Clock, how: 'deadline' | 'gone'): Action 
   return how === 'gone' ? finalOf(req.abort(at)) : finalOf(req.tick(at));
 }
 
-/** One HTTP effect: exactly the effect's request, no redirects, no retry, bounded body read. */
-async function performHttp(req: CoreReq, now: Clock, effect: HttpEffect, departure: Departure | undefined, exchange: HttpExchange): Promise<Action> {
+/**
+ * One HTTP effect: exactly the effect's request, no redirects, no retry, bounded body read. An
+ * effect with a `cacheKey` is answered from the store's fresh entry when there is one; after a
+ * performed one the store keeps what the core says.
+ */
+function performHttp(req: CoreReq, now: Clock, effect: HttpEffect, departure: Departure | undefined, exchange: HttpExchange, cache: IntrospectionCache | undefined): Action | Promise<Action> {
+  if (effect.cacheKey === undefined || cache === undefined) return exchangeHttp(req, now, effect, departure, exchange);
+  const kept = cache.get(effect.cacheKey);
+  if (kept !== undefined) return req.cached(kept, now());
+  return exchangeHttp(req, now, effect, departure, exchange).then((action) => {
+    const entry = req.cacheEntry();
+    if (entry !== undefined) cache.set(entry);
+    return action;
+  });
+}
+
+async function exchangeHttp(req: CoreReq, now: Clock, effect: HttpEffect, departure: Departure | undefined, exchange: HttpExchange): Promise<Action> {
   const cancellation = new Cancellation();
   const work = exchange(effect, cancellation);
   const outcome = await awaitEffect(req, now, work, effect.timeoutMs, departure, cancellation);

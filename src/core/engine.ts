@@ -37,6 +37,18 @@ export interface HttpEffect {
   /** Stop reading once more than this many bytes arrived; the core judges the size. */
   readonly maxBytes: number;
   readonly timeoutMs: number;
+  /**
+   * Token introspection with `authorization.cache` only: the key of the host's stored entry. With a
+   * fresh entry the host answers `CoreRequest.cached` instead of performing the exchange.
+   */
+  readonly cacheKey?: string;
+}
+
+/** What the host keeps after an introspection: `value` under `key` for at most `ttlMs`. */
+export interface CacheEntry {
+  readonly key: string;
+  readonly ttlMs: number;
+  readonly value: string;
 }
 
 /** One JavaScript handler run; `input` is absent for an operation without input. */
@@ -217,7 +229,8 @@ function decodeEffect(json: Uint8Array): Effect | undefined {
   if (e.kind === 'handler' && typeof e.op === 'string') return e as unknown as HandlerEffect;
   const ok =
     e.kind === 'http' && typeof e.backend === 'string' && HTTP_METHODS.has(e.method) && typeof e.url === 'string' &&
-    Array.isArray(e.headers) && typeof e.maxBytes === 'number' && (e.body === undefined || typeof e.body === 'string');
+    Array.isArray(e.headers) && typeof e.maxBytes === 'number' && (e.body === undefined || typeof e.body === 'string') &&
+    (e.cacheKey === undefined || typeof e.cacheKey === 'string');
   return ok ? (e as unknown as HttpEffect) : undefined;
 }
 
@@ -302,6 +315,21 @@ export class Engine {
     } catch {
       this.poison(this.generation);
       return internalError();
+    }
+  }
+
+  /** The request event of `fault`'s reply as JSON text (native/core/src/event.rs); `undefined` when the core has none. */
+  faultEvent(kind: HostFault): string | undefined {
+    if (this.poisoned) return undefined;
+    try {
+      if (this.core.pulse_engine_fault_event(this.handle, FAULT_CODES[kind]) >>> 0 !== 1) return undefined;
+      const ptr = this.core.pulse_check_output_ptr() >>> 0;
+      const len = this.core.pulse_check_output_len() >>> 0;
+      const memory = memoryOf(this.core);
+      return ptr + len > memory.length ? undefined : decoder.decode(memory.subarray(ptr, ptr + len));
+    } catch {
+      this.poison(this.generation);
+      return undefined;
     }
   }
 
@@ -407,7 +435,7 @@ function memoryOf(core: CoreExports): Uint8Array {
 }
 
 /** The request steps of the C ABI (docs/contracts.md#the-c-abi). */
-type Step = 'head' | 'body' | 'end' | 'abort' | 'tick' | 'httpResponse' | 'httpFailure' | 'handlerOutput' | 'handlerFailure';
+type Step = 'head' | 'body' | 'end' | 'abort' | 'tick' | 'httpResponse' | 'httpFailure' | 'cached' | 'handlerOutput' | 'handlerFailure';
 
 /** Text up to this many UTF-16 units is encoded straight into the core's memory (at most 3 bytes each). */
 const DIRECT_TEXT_MAX = 8192;
@@ -493,6 +521,28 @@ export class CoreRequest {
     return this.step('httpFailure', now, HTTP_FAILURES[reason]);
   }
 
+  /** The pending introspection answered from the host's fresh entry under its `cacheKey`. */
+  cached(value: string, now: number): Action {
+    return this.step('cached', now, 0, value);
+  }
+
+  /** The entry to keep after an introspection the host performed, once; `undefined` when none. */
+  cacheEntry(): CacheEntry | undefined {
+    if (!this.live()) return undefined;
+    try {
+      if (this.core.pulse_request_cache_entry(this.req) >>> 0 !== 1) return undefined;
+      const ptr = this.core.pulse_output_ptr(this.req) >>> 0;
+      const len = this.core.pulse_output_len(this.req) >>> 0;
+      const memory = memoryOf(this.core);
+      if (ptr + len > memory.length) return undefined;
+      const e = JSON.parse(decoder.decode(memory.subarray(ptr, ptr + len))) as CacheEntry;
+      return typeof e.key === 'string' && typeof e.ttlMs === 'number' && typeof e.value === 'string' ? e : undefined;
+    } catch {
+      this.engine.poison(this.generation);
+      return undefined;
+    }
+  }
+
   /** The pending handler's output as JSON text. */
   handlerOutput(json: string, now: number): Action {
     return this.step('handlerOutput', now, 0, json.length <= DIRECT_TEXT_MAX ? json : encoder.encode(json));
@@ -536,6 +586,21 @@ export class CoreRequest {
     } catch {
       this.engine.poison(this.generation);
       return 0;
+    }
+  }
+
+  /** The finished request's event as JSON text (native/core/src/event.rs); `undefined` when the core has none. */
+  event(): string | undefined {
+    if (!this.live()) return undefined;
+    try {
+      if (this.core.pulse_request_event(this.req) >>> 0 !== 1) return undefined;
+      const ptr = this.core.pulse_output_ptr(this.req) >>> 0;
+      const len = this.core.pulse_output_len(this.req) >>> 0;
+      const memory = memoryOf(this.core);
+      return ptr + len > memory.length ? undefined : decoder.decode(memory.subarray(ptr, ptr + len));
+    } catch {
+      this.engine.poison(this.generation);
+      return undefined;
     }
   }
 
@@ -611,6 +676,9 @@ export class CoreRequest {
           break;
         case 'httpFailure':
           code = core.pulse_request_http_failure(req, arg, now);
+          break;
+        case 'cached':
+          code = core.pulse_request_cached(req, ptr, len, now);
           break;
         case 'handlerOutput':
           code = core.pulse_request_handler_output(req, ptr, len, now);

@@ -23,11 +23,15 @@ export interface CoreExports {
   pulse_request_handler_failure(req: number, now: number): number;
   pulse_request_progress(req: number, progress: number, total: number, msgPtr: number, msgLen: number, now: number): number;
   pulse_request_timeout_ms(req: number, now: number): number;
+  pulse_request_event(req: number): number;
+  pulse_request_cached(req: number, ptr: number, len: number, now: number): number;
+  pulse_request_cache_entry(req: number): number;
   pulse_output_ptr(req: number): number;
   pulse_output_len(req: number): number;
   pulse_request_free(req: number): void;
   pulse_engine_check(engine: number, opPtr: number, opLen: number, direction: number, ptr: number, len: number): number;
   pulse_engine_fault(engine: number, fault: number): number;
+  pulse_engine_fault_event(engine: number, fault: number): number;
   pulse_check_output_ptr(): number;
   pulse_check_output_len(): number;
   pulse_defaults_ptr(): number;
@@ -39,7 +43,8 @@ export const CORE_FUNCTIONS: readonly (keyof CoreExports)[] = [
   'pulse_alloc', 'pulse_dealloc', 'pulse_engine_new', 'pulse_engine_error_ptr', 'pulse_engine_error_len',
   'pulse_engine_free', 'pulse_request_new', 'pulse_request_head', 'pulse_request_body', 'pulse_request_end',
   'pulse_request_abort', 'pulse_request_tick', 'pulse_request_http_response', 'pulse_request_http_failure',
-  'pulse_request_handler_output', 'pulse_request_handler_failure', 'pulse_request_progress', 'pulse_request_timeout_ms',
-  'pulse_output_ptr', 'pulse_output_len', 'pulse_request_free', 'pulse_engine_check', 'pulse_engine_fault', 'pulse_check_output_ptr',
+  'pulse_request_handler_output', 'pulse_request_handler_failure', 'pulse_request_progress', 'pulse_request_timeout_ms', 'pulse_request_event',
+  'pulse_request_cached', 'pulse_request_cache_entry',
+  'pulse_output_ptr', 'pulse_output_len', 'pulse_request_free', 'pulse_engine_check', 'pulse_engine_fault', 'pulse_engine_fault_event', 'pulse_check_output_ptr',
   'pulse_check_output_len', 'pulse_defaults_ptr', 'pulse_defaults_len', 'pulse_corpus_index',
 ];

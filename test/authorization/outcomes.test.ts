@@ -89,7 +89,7 @@ afterAll(async () => {
   await issuer?.close();
 });
 
-function options(legacy: boolean, at?: { issuer: string; deadlineMs?: number }) {
+function options(legacy: boolean, at?: { issuer: string; deadlineMs?: number; cache?: { maxAgeMs: number } }) {
   const iss = at?.issuer ?? issuer.url;
   return {
     ...(legacy ? { legacyProtocol: '2025-06-18' } : {}),
@@ -104,6 +104,7 @@ function options(legacy: boolean, at?: { issuer: string; deadlineMs?: number }) 
       scopes: ['mcp:access'],
       operations: { status: [], read: ['notes:read'], write: ['notes:write'] },
       allowInsecureLoopback: true,
+      ...(at?.cache === undefined ? {} : { cache: at.cache }),
     },
   };
 }
@@ -309,6 +310,34 @@ describe('a verifier that fails is 503, never a pass', () => {
       expect(r.status).toBe(408);
       expect(JSON.parse(r.text)).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: 'Request body interrupted' } });
     }, 10_000);
+  }
+});
+
+describe('the introspection cache (authorization.cache) against the real issuer', () => {
+  const MAX_AGE_MS = 2_000;
+  for (const host of ['node', 'fetch'] as const) {
+    const servers: RunningServer[] = [];
+    afterAll(async () => {
+      for (const s of servers) await s.close();
+    });
+    it(`${host}: a token revoked at the issuer works until maxAgeMs has passed, then is 401`, async () => {
+      const token = await accessToken({ issuer: issuer.url, resource: RESOURCE, scope: 'mcp:access' });
+      const send = await sender(host, options(false, { issuer: issuer.url, cache: { maxAgeMs: MAX_AGE_MS } }), servers)();
+      const { body, headers } = request(false, { method: 'tools/list' }, 1);
+      const ask = () => send(body, [...headers, ['authorization', `Bearer ${token}`]]);
+      // The entry is kept between the first request's start and its reply.
+      const sent = Date.now();
+      const got = [(await ask()).status];
+      const answered = Date.now();
+      await revoke({ issuer: issuer.url, token });
+      got.push((await ask()).status);
+      expect(Date.now() - sent).toBeLessThan(MAX_AGE_MS);
+      await new Promise((r) => setTimeout(r, MAX_AGE_MS - (Date.now() - answered) + 50));
+      const after = await ask();
+      got.push(after.status);
+      expect(got).toEqual([200, 200, 401]);
+      expect(after.challenge).toBe(INVALID);
+    }, 15_000);
   }
 });
 

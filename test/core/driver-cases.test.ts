@@ -38,11 +38,15 @@ interface Case {
   readonly handler?: { readonly after: number; readonly output?: string; readonly failed?: true };
   /** When the client goes away. */
   readonly gone?: number;
+  /** Runs with the top-level `authorization` added to the configuration. */
+  readonly authorized?: true;
+  /** The host's introspection store holds this fresh value under whatever key the effect names. */
+  readonly cached?: string;
   /** One expectation, or one per driver where they differ (with the reason in `why`). */
   readonly expect: Expected | { readonly rust: Expected; readonly ts: Expected; readonly why: string };
 }
 
-const spec = JSON.parse(readFileSync(path.resolve(__dirname, '../../spec/driver-cases.json'), 'utf8')) as { config: unknown; cases: Case[] };
+const spec = JSON.parse(readFileSync(path.resolve(__dirname, '../../spec/driver-cases.json'), 'utf8')) as { config: object; authorization: unknown; cases: Case[] };
 const encoder = new TextEncoder();
 
 /** Runs one case; the clock's origin is the fake timers' time at the start. */
@@ -110,6 +114,13 @@ async function run(engine: Engine, c: Case): Promise<{ status: number; close: bo
       const result: HttpResult = http.unreachable === true ? 'unreachable' : { status: http.status ?? 0, body: encoder.encode(http.body ?? '') };
       return later(clock() + http.after, result);
     },
+    cache: {
+      get: () => {
+        if (c.cached !== undefined) events.push(`cache hit at ${clock()}`);
+        return c.cached;
+      },
+      set: (entry) => void events.push(`cache store ${entry.value} for ${entry.ttlMs} ms`),
+    },
   };
 
   const flat = c.head.headers.flatMap(([name, value]) => [name, value]);
@@ -126,6 +137,7 @@ async function run(engine: Engine, c: Case): Promise<{ status: number; close: bo
 
 describe('the driver cases (spec/driver-cases.json), through the TypeScript driver', () => {
   const engine = Engine.create(JSON.stringify(spec.config));
+  const authorized = Engine.create(JSON.stringify({ ...spec.config, authorization: spec.authorization }));
 
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
@@ -136,7 +148,7 @@ describe('the driver cases (spec/driver-cases.json), through the TypeScript driv
 
   it.each(spec.cases.map((c) => [c.name, c] as const))('%s', async (_, c) => {
     const want = 'ts' in c.expect ? c.expect.ts : c.expect;
-    const got = await run(engine, c);
+    const got = await run(c.authorized === true ? authorized : engine, c);
     expect({ status: got.status, close: got.close, body: new TextDecoder().decode(got.body), events: got.events, gone: got.gone }).toEqual({
       status: want.status,
       close: want.close,

@@ -1,9 +1,10 @@
 // Every outcome row through handler.fetch(new Request(...)) of createMcpHttpHandler.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { OUTCOMES, OUTCOME_PROFILES, type OutcomeRow } from '../support/outcomes';
 import { compareOutcome, type Observed } from '../support/compare';
 import { discoverWith, envelope, modernHeaders } from '../support/fixtures';
 import { fetchHandler, type FetchHandler } from '../support/hosts';
+import { expectRowEvent, tapEvents } from '../support/events';
 
 const handlers = new Map<string, FetchHandler>();
 const handlerFor = (p: string) => {
@@ -77,10 +78,14 @@ async function runFetchRow(row: OutcomeRow) {
 }
 
 describe('outcome table through fetch() (Fetch handler)', () => {
+  const events = tapEvents();
+  afterAll(() => events.close());
   for (const row of OUTCOMES.filter((r) => r.only !== 'node')) {
     it(row.name, async () => {
+      events.take();
       const { observed, probe } = await runFetchRow(row);
       expect(compareOutcome(row.expected, observed)).toEqual([]);
+      expectRowEvent(row, observed, events.take());
       if (row.request.stall) expect(probe?.cancelled(), 'the stalled body was cancelled').toBe(true);
     });
   }

@@ -6,8 +6,10 @@ import http from 'node:http';
 import { envelope, modernHeaders } from '../support/fixtures';
 import { startNode, type RunningServer } from '../support/hosts';
 import { encodeRequest, send, type RawRequest } from '../support/raw-http';
+import { expectRowEvent, tapEvents } from '../support/events';
 
 const servers = new Map<string, RunningServer>();
+const events = tapEvents();
 const toBytes = (b: string | Uint8Array) => (typeof b === 'string' ? Buffer.from(b, 'utf8') : b);
 
 beforeAll(async () => {
@@ -15,6 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const s of servers.values()) await s.close();
+  events.close();
 });
 
 export async function runNodeRow(port: number, row: OutcomeRow) {
@@ -32,10 +35,12 @@ describe('outcome table over TCP (Node host)', () => {
   for (const row of OUTCOMES.filter((r) => r.only !== 'fetch')) {
     it(row.name, async () => {
       const port = servers.get(row.profile)!.port;
+      events.take();
       const ex = await runNodeRow(port, row);
       expect(ex.response, `no response (${ex.error ?? 'timeout'}, socket closed: ${ex.socketClosed})`).not.toBeNull();
       const res = ex.response!;
       expect(compareOutcome(row.expected, { status: res.status, headers: res.headers, body: res.body })).toEqual([]);
+      expectRowEvent(row, { status: res.status, headers: res.headers, body: res.body }, events.take());
       if (row.request.stall) {
         // Answered without the rest of the body, then the connection is closed (never left hanging).
         expect(ex.socketClosed, 'connection closed after the early reply').toBe(true);

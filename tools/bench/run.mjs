@@ -334,12 +334,14 @@ function table(rows) {
 }
 
 const started = new Date();
-// e.g. "servers" while tuning the Node host, "viceroy" for the edge's rows alone; the saved file says so
+// e.g. "servers" while tuning the Node host, "viceroy" or "hops" for that extra file's rows alone; the
+// saved file says so
 const only = process.env.BENCH_ONLY;
-if (only !== undefined && only !== 'servers' && only !== 'viceroy') throw new Error(`bench: BENCH_ONLY must be servers or viceroy, not ${only}`);
+const EXTRA_ONLY = ['viceroy', 'hops'];
+if (only !== undefined && only !== 'servers' && !EXTRA_ONLY.includes(only)) throw new Error(`bench: BENCH_ONLY must be servers, ${EXTRA_ONLY.join(' or ')}, not ${only}`);
 const ctx = { durationSec: DURATION, connections: CONNECTIONS, rounds: ROUNDS, startServer, loadTest, cpuMs, peakRssMiB, root: ROOT, meta: META, headers: HEADERS };
 const rows = only === undefined ? await coreRows() : [];
-if (only !== 'viceroy') rows.push(...(await discoverRows()), ...(await toolsRows()));
+if (only === undefined || only === 'servers') rows.push(...(await discoverRows()), ...(await toolsRows()));
 if (only !== 'servers') rows.push(...(await extraRows(ctx, only)));
 addRatios(rows);
 const md = table(rows);
@@ -357,6 +359,7 @@ const targets = {
   'tools/call JavaScript, × bare req/s': { bound: 0.5, floor: true, measured: row(`${STATIC_LISTENER}, JavaScript tool`)?.ratios[BARE] },
   'tools/call static, × official SDK req/s': { bound: 5, floor: true, measured: row(`${STATIC_LISTENER}, static tool`)?.ratios[SDK] },
   'catalog-backed tool, × bare two-hop proxy req/s': { bound: 0.5, floor: true, measured: row('Pulse Node host, catalog-backed tool')?.ratio },
+  'authorized, introspection cache warm, × unauthorized req/s': { bound: 0.8, floor: true, measured: row('Pulse Node host, catalog-backed tool, authorization, introspection cache warm')?.ratio },
   'edge Native main.wasm (bytes)': { bound: 300_000, floor: false, measured: row('Native main.wasm size')?.value },
   'Viceroy server/discover, × bare Compute req/s (32 connections)': { bound: 0.8, floor: true, measured: viceroyRatio('Viceroy server/discover') },
   'Viceroy static tool, × bare Compute req/s (32 connections)': { bound: 0.8, floor: true, measured: viceroyRatio('Viceroy tools/call static') },

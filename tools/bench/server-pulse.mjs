@@ -12,10 +12,11 @@ const dist = resolve(process.env.PULSE_DIST ?? fileURLToPath(new URL('../../dist
 const { createMcpNodeHandler } = require(join(dist, 'node.js'));
 const options = { serverInfo: { name: 'bench', version: '1.0.0' } };
 // `catalog <port>`: `echo` as a catalog-backed tool of the upstream's `/rpc`. `authz <port>`: the
-// same tool behind `authorization`, every request introspected at the upstream; `authz-off`: the
-// same tool without it.
+// same tool behind `authorization`, every request introspected at the upstream; `authz-cache`: the
+// same with `authorization.cache` (after the first request every token is answered from the cache);
+// `authz-off`: the same tool without it.
 const upstream = `http://127.0.0.1:${process.argv[3]}`;
-if (['catalog', 'authz', 'authz-off'].includes(process.argv[2])) {
+if (['catalog', 'authz', 'authz-cache', 'authz-off'].includes(process.argv[2])) {
   const { EntityRouter, codec, handlers } = require(join(dist, 'pulse.js'));
   const input = codec.object({ text: codec.string({ maxLength: 64 }) });
   const output = codec.object({ text: codec.string() });
@@ -24,10 +25,11 @@ if (['catalog', 'authz', 'authz-off'].includes(process.argv[2])) {
   const { routerDefinition } = require(join(dist, 'router', 'router.js'));
   const { catalog, schemaRegistry } = compileRouter(routerDefinition(router));
   options.tools = { catalog, schemas: schemaRegistry, routerId: 'bench', target: 'node-javascript', endpoint: `${upstream}/rpc` };
-  if (process.argv[2] === 'authz') {
+  if (process.argv[2] === 'authz' || process.argv[2] === 'authz-cache') {
     options.authorization = {
       resource: 'http://127.0.0.1:1/mcp', issuer: upstream, introspectionEndpoint: `${upstream}/introspect`,
       clientId: 'bench', clientSecret: 'bench-secret', scopes: ['mcp:access'], operations: { echo: [] }, allowInsecureLoopback: true,
+      ...(process.argv[2] === 'authz-cache' ? { cache: { maxAgeMs: 60_000 } } : {}),
     };
   }
 }

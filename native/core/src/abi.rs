@@ -14,6 +14,7 @@ use std::cell::RefCell;
 
 use crate::effect::{HandlerAnswer, HttpAnswer, HttpFailure};
 use crate::engine::{Action, Engine, Fault, Request};
+use crate::event::Trail;
 use crate::json::write;
 use crate::tools::Direction;
 
@@ -293,6 +294,23 @@ pub extern "C" fn pulse_engine_fault(engine: u32, fault: u32) -> u32 {
     })
 }
 
+/// The request event (`event.rs`) of the reply `pulse_engine_fault` gives for `fault`: what a host
+/// publishes for a request its own parser refused. Output as `pulse_check_output_*`. Returns 1, or
+/// 0 for an unknown engine or fault code.
+#[no_mangle]
+pub extern "C" fn pulse_engine_fault_event(engine: u32, fault: u32) -> u32 {
+    with(|h| {
+        h.check_output.clear();
+        match (h.engines.get(engine), Fault::from_code(fault)) {
+            (Some(e), Some(f)) => {
+                Trail::default().write(&e.fault(f), &mut h.check_output);
+                1
+            }
+            _ => 0,
+        }
+    })
+}
+
 /// What hosts must not restate, as JSON (`shared::json`).
 #[no_mangle]
 pub extern "C" fn pulse_defaults_ptr() -> *const u8 {
@@ -508,6 +526,51 @@ pub extern "C" fn pulse_request_timeout_ms(req: u32, now: f64) -> f64 {
         h.requests
             .get(req)
             .map_or(0.0, |o| o.request.timeout_ms(now))
+    })
+}
+
+/// Puts the finished request's event JSON (`event.rs`) in its output; `1` written, `0` when the
+/// handle is unknown or the request is not finished.
+#[no_mangle]
+pub extern "C" fn pulse_request_event(req: u32) -> u32 {
+    with(|h| match h.requests.get(req) {
+        None => 0,
+        Some(open) => {
+            open.output.clear();
+            u32::from(open.request.event(&mut open.output))
+        }
+    })
+}
+
+/// The pending introspection answered from the host's fresh cache entry under the effect's
+/// `cacheKey`: the entry's value bytes.
+///
+/// # Safety
+/// `ptr..ptr+len` must be readable host memory (see `bytes`).
+#[no_mangle]
+pub unsafe extern "C" fn pulse_request_cached(req: u32, ptr: *const u8, len: u32, now: f64) -> u32 {
+    // SAFETY: passed on from this function's contract.
+    let value = unsafe { bytes(ptr, len) };
+    step(req, |r| r.answer_cached(value, now))
+}
+
+/// Puts the introspection cache entry the host keeps (a record, `record::cache_entry`) in the
+/// request's output, once; `1` written, `0` when there is none. Asked right after answering an
+/// HTTP effect that carried a `cacheKey`.
+#[no_mangle]
+pub extern "C" fn pulse_request_cache_entry(req: u32) -> u32 {
+    with(|h| match h.requests.get(req) {
+        None => 0,
+        Some(open) => {
+            open.output.clear();
+            match open.request.take_cache_entry() {
+                Some(e) => {
+                    record::cache_entry(&mut open.output, &e);
+                    1
+                }
+                None => 0,
+            }
+        }
     })
 }
 

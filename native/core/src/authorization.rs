@@ -3,7 +3,8 @@
 //! and each request is then held to the per-operation scope policy.
 //!
 //! The core never parses a token and never trusts a claim it did not get from the fixed
-//! introspection endpoint; nothing is cached across requests. Refusals carry RFC 6750 challenges
+//! introspection endpoint; nothing is kept across requests unless `authorization.cache` asks for it
+//! (`introspection_cache`: results are kept, judged every time). Refusals carry RFC 6750 challenges
 //! pointing at the RFC 9728 metadata this module also serves, and fixed texts only: no token,
 //! secret, issuer message or claim ever appears in a reply.
 use std::borrow::Cow;
@@ -12,8 +13,9 @@ use crate::base64;
 use crate::decl::{
     is_b64token, known_key, name_rule, secret_ref, valid_name, ConfigError, SecretRef,
 };
-use crate::effect::{self, Effect, HttpAnswer, HttpEffect, HttpMethod, HttpVerdict};
+use crate::effect::{self, CacheEntry, Effect, HttpAnswer, HttpEffect, HttpMethod, HttpVerdict};
 use crate::head::{Field, Head};
+use crate::introspection_cache::{self, CacheConfig, Introspected};
 use crate::json::{self, write, Object, Value};
 use crate::reply::{Reply, Timing};
 use crate::tools::Tools;
@@ -36,7 +38,7 @@ pub const MAX_SECRET_BYTES: usize = 1024;
 const MAX_SCOPES: usize = 64;
 const MAX_SCOPE_CHARS: usize = 128;
 
-const KEYS: [&str; 9] = [
+const KEYS: [&str; 10] = [
     "resource",
     "issuer",
     "introspectionEndpoint",
@@ -46,6 +48,7 @@ const KEYS: [&str; 9] = [
     "operations",
     "allowInsecureLoopback",
     "backend",
+    "cache",
 ];
 
 pub struct Authorization {
@@ -67,6 +70,7 @@ pub struct Authorization {
     /// Each tool's `tools/list` entry and its index in `operations` (none: never listed), in list
     /// order: lists are filtered per grant.
     entries: Vec<(Vec<u8>, Option<usize>)>,
+    cache: Option<CacheConfig>,
 }
 
 /// What one introspection granted, for the rest of its request only.
@@ -75,9 +79,15 @@ pub struct Grant {
     scopes: Vec<String>,
     /// The token's `exp`, in milliseconds since the Unix epoch.
     expires_ms: f64,
+    /// The token's `sub`: the principal the request event names.
+    sub: String,
 }
 
 impl Grant {
+    pub fn sub(&self) -> &str {
+        &self.sub
+    }
+
     fn holds(&self, needed: &[String]) -> bool {
         needed.iter().all(|s| self.scopes.contains(s))
     }
@@ -186,6 +196,7 @@ impl Authorization {
                 .to_string())
             }
         };
+        let cache = o.get("cache").map(introspection_cache::parse).transpose()?;
         let entries = match tools {
             Some(t) => list_entries(t.list_json())
                 .into_iter()
@@ -215,6 +226,7 @@ impl Authorization {
             metadata: Vec::new(),
             metadata_url,
             entries,
+            cache,
         };
         a.metadata = a.metadata_document();
         Ok(a)
@@ -287,6 +299,15 @@ impl Authorization {
         let mut body = b"token=".to_vec();
         form_encode(&mut body, token);
         body.extend_from_slice(b"&token_type_hint=access_token");
+        let cache_key = self.cache.map(|_| {
+            let context = [
+                self.introspection_url.as_str(),
+                &self.client_id,
+                &self.issuer,
+                &self.resource,
+            ];
+            introspection_cache::key(&context, token)
+        });
         Admission::Introspect(Effect::Http(HttpEffect {
             backend: self.backend.clone(),
             method: HttpMethod::Post,
@@ -304,41 +325,61 @@ impl Authorization {
             // The hosts bound the wait by the request's deadline too; when that passes first the
             // reply is 408, not a verifier failure.
             timeout_ms: INTROSPECTION_TIMEOUT_MS,
+            cache_key,
         }))
     }
 
-    /// Judges the introspection answer at wall-clock `now_ms`: a grant holding the baseline
-    /// scopes, or the refusal. A verifier that fails in any way is 503, never a pass.
-    pub fn judge(&self, answer: HttpAnswer<'_>, now_ms: f64) -> Result<Grant, Reply> {
-        let text = match effect::judge(answer, INTROSPECTION_MAX_BYTES) {
-            HttpVerdict::Text(t) => t,
-            _ => return Err(self.refuse(Denial::Unavailable, Timing::Early)),
+    /// Judges a fresh introspection answer at wall-clock `now_ms`: a grant holding the baseline
+    /// scopes, or the refusal; and, under `cache_key`, the entry the host keeps. A verifier that
+    /// fails in any way is 503, never a pass, and never kept.
+    pub fn judge(
+        &self,
+        answer: HttpAnswer<'_>,
+        cache_key: Option<&str>,
+        now_ms: f64,
+    ) -> (Result<Grant, Reply>, Option<CacheEntry>) {
+        let result = match self.introspected(answer) {
+            Ok(r) => r,
+            Err(reply) => return (Err(reply), None),
         };
-        let doc = match json::parse(text.as_bytes(), INTROSPECTION_DEPTH) {
-            Ok(d) => d,
-            Err(_) => return Err(self.refuse(Denial::Unavailable, Timing::Early)),
+        let entry = match (self.cache, cache_key) {
+            (Some(c), Some(key)) => c.entry(key, &result, now_ms),
+            _ => None,
         };
-        let claims = match doc.root() {
-            Value::Object(o) => o,
-            _ => return Err(self.refuse(Denial::Unavailable, Timing::Early)),
-        };
-        let grant = match claims.get("active") {
-            Some(Value::Bool(true)) => self.claims(claims, now_ms),
-            Some(Value::Bool(false)) => None,
-            _ => return Err(self.refuse(Denial::Unavailable, Timing::Early)),
-        };
-        let grant = grant.ok_or_else(|| self.refuse(Denial::InvalidToken, Timing::Early))?;
-        if !grant.holds(&self.scopes) {
-            return Err(self.insufficient(&self.scopes, Timing::Early));
-        }
-        Ok(grant)
+        (self.assess(&result, now_ms), entry)
     }
 
-    /// The claims of an active token, checked exactly; `None` when any does not hold.
-    fn claims(&self, c: Object<'_>, now_ms: f64) -> Option<Grant> {
-        if !now_ms.is_finite() {
-            return None;
+    /// Judges a result kept by the host's cache at wall-clock `now_ms`, exactly as a fresh one.
+    pub fn judge_cached(&self, value: &[u8], now_ms: f64) -> Result<Grant, Reply> {
+        match introspection_cache::decode(value) {
+            Some(result) => self.assess(&result, now_ms),
+            // Not a value the core wrote: the store failed, which is the verifier failing.
+            None => Err(self.refuse(Denial::Unavailable, Timing::Early)),
         }
+    }
+
+    /// The answer's time-independent reading: the result, or 503 when the verifier failed.
+    fn introspected(&self, answer: HttpAnswer<'_>) -> Result<Introspected, Reply> {
+        let unavailable = || self.refuse(Denial::Unavailable, Timing::Early);
+        let text = match effect::judge(answer, INTROSPECTION_MAX_BYTES) {
+            HttpVerdict::Text(t) => t,
+            _ => return Err(unavailable()),
+        };
+        let doc = json::parse(text.as_bytes(), INTROSPECTION_DEPTH).map_err(|_| unavailable())?;
+        let claims = match doc.root() {
+            Value::Object(o) => o,
+            _ => return Err(unavailable()),
+        };
+        match claims.get("active") {
+            Some(Value::Bool(true)) => Ok(self.claims(claims).unwrap_or(Introspected::Inactive)),
+            Some(Value::Bool(false)) => Ok(Introspected::Inactive),
+            _ => Err(unavailable()),
+        }
+    }
+
+    /// The claims of an active token that do not change with time, checked exactly; `None` when
+    /// any does not hold.
+    fn claims(&self, c: Object<'_>) -> Option<Introspected> {
         let iss = c.get("iss")?.as_string()?;
         if !iss.eq_str(&self.issuer) {
             return None;
@@ -350,15 +391,12 @@ impl Authorization {
                 .any(|v| matches!(v, Value::String(s) if s.eq_str(&self.resource))),
             _ => false,
         };
-        let exp = numeric_date(c.get("exp")?)?;
-        let expires_ms = exp as f64 * 1000.0;
-        let sub = c.get("sub")?.as_string()?;
+        let exp_s = numeric_date(c.get("exp")?)?;
+        let sub = c.get("sub")?.as_string()?.as_str().into_owned();
         let scope = c.get("scope")?.as_string()?.as_str().into_owned();
-        let nbf_ok = match c.get("nbf") {
-            None => true,
-            Some(v) => {
-                matches!(numeric_date(v), Some(n) if n as f64 * 1000.0 <= now_ms)
-            }
+        let nbf_s = match c.get("nbf") {
+            None => None,
+            Some(v) => Some(numeric_date(v)?),
         };
         let type_ok = match c.get("token_type") {
             None => true,
@@ -366,21 +404,54 @@ impl Authorization {
             Some(_) => false,
         };
         let ok = audience_ok
-            && expires_ms > now_ms
-            && !sub.as_str().is_empty()
-            && nbf_ok
+            && !sub.is_empty()
             && type_ok
             && !scope.starts_with(' ')
             && !scope.ends_with(' ')
             && !scope.contains("  ");
-        ok.then(|| Grant {
+        ok.then_some(Introspected::Active {
+            sub,
+            scope,
+            exp_s,
+            nbf_s,
+        })
+    }
+
+    /// The judgement of a result at wall-clock `now_ms`, fresh or kept: `exp` and `nbf` against
+    /// now, then the baseline scopes.
+    fn assess(&self, result: &Introspected, now_ms: f64) -> Result<Grant, Reply> {
+        let invalid = || self.refuse(Denial::InvalidToken, Timing::Early);
+        let (sub, scope, exp_s, nbf_s) = match result {
+            Introspected::Active {
+                sub,
+                scope,
+                exp_s,
+                nbf_s,
+            } => (sub, scope, *exp_s, *nbf_s),
+            Introspected::Inactive => return Err(invalid()),
+        };
+        let expires_ms = exp_s as f64 * 1000.0;
+        let started = match nbf_s {
+            None => true,
+            Some(n) => n as f64 * 1000.0 <= now_ms,
+        };
+        // NaN (no wall clock) fails closed.
+        if !now_ms.is_finite() || expires_ms <= now_ms || !started {
+            return Err(invalid());
+        }
+        let grant = Grant {
             scopes: scope
                 .split(' ')
                 .filter(|s| !s.is_empty())
                 .map(str::to_string)
                 .collect(),
             expires_ms,
-        })
+            sub: sub.clone(),
+        };
+        if !grant.holds(&self.scopes) {
+            return Err(self.insufficient(&self.scopes, Timing::Early));
+        }
+        Ok(grant)
     }
 
     /// Right before dispatch: the token must still be valid, and a `tools/call` must name an
@@ -1437,5 +1508,185 @@ mod tests {
         assert!(!is_b64token(b"a=b"));
         assert!(query_has_token(b"a=1&access_token=x") && query_has_token(b"access_token"));
         assert!(!query_has_token(b"my_access_token=x"));
+    }
+
+    /// A host with a store and a clock the rows move: every request is a `tools/list` at `clock`
+    /// (wall clock `NOW_S` + `clock`), and the issuer answers what the row says.
+    struct CachingHost {
+        clock: f64,
+        issuer: (u16, String),
+        body: Option<&'static [u8]>,
+        store: std::collections::HashMap<String, (Vec<u8>, f64)>,
+        introspections: u32,
+    }
+
+    impl crate::driver::HostIo for CachingHost {
+        fn now(&mut self) -> f64 {
+            self.clock
+        }
+        fn epoch_ms(&mut self) -> f64 {
+            NOW_S as f64 * 1000.0 + self.clock
+        }
+        fn read_body(&mut self, buf: &mut [u8], _: f64) -> crate::driver::BodyRead {
+            match self.body.take() {
+                Some(b) => {
+                    buf[..b.len()].copy_from_slice(b);
+                    crate::driver::BodyRead::Data(b.len())
+                }
+                None => crate::driver::BodyRead::End,
+            }
+        }
+        fn http(&mut self, _: &HttpEffect, _: f64, body: &mut Vec<u8>) -> crate::driver::HttpRead {
+            self.introspections += 1;
+            body.extend_from_slice(self.issuer.1.as_bytes());
+            crate::driver::HttpRead::Response(self.issuer.0)
+        }
+        fn handler(&mut self, _: &crate::effect::HandlerEffect, _: f64, _: &mut Vec<u8>) -> bool {
+            false
+        }
+        fn cache_lookup(&mut self, key: &str, value: &mut Vec<u8>) -> bool {
+            match self.store.get(key) {
+                Some((v, until)) if self.clock < *until => {
+                    value.extend_from_slice(v);
+                    true
+                }
+                _ => false,
+            }
+        }
+        fn cache_store(&mut self, e: &CacheEntry) {
+            assert!(!e.key.contains("tok") && !String::from_utf8_lossy(&e.value).contains("tok"));
+            self.store.insert(
+                e.key.clone(),
+                (e.value.clone(), self.clock + e.ttl_ms as f64),
+            );
+        }
+    }
+
+    #[test]
+    fn the_cache_keeps_results_and_judges_them_at_every_use() {
+        let active = claims("");
+        let inactive = r#"{"active":false}"#.to_string();
+        let expiring = active.replace(&(NOW_S + 60).to_string(), &(NOW_S + 5).to_string());
+        let later = claims(&format!(r#","nbf":{}"#, NOW_S + 2));
+        // (at ms, token, the issuer's status and body, the reply's status, introspected)
+        type Step<'a> = (f64, &'a str, (u16, &'a str), u16, bool);
+        let rows: Vec<(&str, Vec<Step>)> = vec![
+            (
+                "a revoked token works until maxAgeMs has passed",
+                vec![
+                    (0.0, "tok-a", (200, &active), 200, true),
+                    (9_999.0, "tok-a", (200, &inactive), 200, false),
+                    (10_000.0, "tok-a", (200, &inactive), 401, true),
+                ],
+            ),
+            (
+                "a token that expires inside maxAgeMs is refused at its exp",
+                vec![
+                    (0.0, "tok-a", (200, &expiring), 200, true),
+                    (4_999.0, "tok-a", (200, &expiring), 200, false),
+                    (5_000.0, "tok-a", (200, &expiring), 401, true),
+                ],
+            ),
+            (
+                "a kept result's nbf is judged at every use",
+                vec![
+                    (0.0, "tok-a", (200, &later), 401, true),
+                    (1_999.0, "tok-a", (200, &later), 401, false),
+                    (2_000.0, "tok-a", (200, &later), 200, false),
+                ],
+            ),
+            (
+                "two tokens never share an entry",
+                vec![
+                    (0.0, "tok-a", (200, &active), 200, true),
+                    (1.0, "tok-b", (200, &inactive), 401, true),
+                    (2.0, "tok-a", (200, &inactive), 200, false),
+                    (3.0, "tok-b", (200, &active), 401, false),
+                ],
+            ),
+            (
+                "a verifier failure is never kept",
+                vec![
+                    (0.0, "tok-a", (500, &active), 503, true),
+                    (1.0, "tok-a", (200, "not json"), 503, true),
+                    (2.0, "tok-a", (200, &active), 200, true),
+                    (3.0, "tok-a", (500, &active), 200, false),
+                ],
+            ),
+            (
+                "an inactive result is kept briefly",
+                vec![
+                    (0.0, "tok-a", (200, &inactive), 401, true),
+                    (4_999.0, "tok-a", (200, &active), 401, false),
+                    (5_000.0, "tok-a", (200, &active), 200, true),
+                ],
+            ),
+        ];
+        let e = Engine::new(options(r#","cache":{"maxAgeMs":10000}"#).as_bytes()).unwrap();
+        let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+        for (name, steps) in rows {
+            let mut host = CachingHost {
+                clock: 0.0,
+                issuer: (0, String::new()),
+                body: None,
+                store: Default::default(),
+                introspections: 0,
+            };
+            for (i, (at, token, (status, text), expected, introspected)) in
+                steps.into_iter().enumerate()
+            {
+                host.clock = at;
+                host.issuer = (status, text.to_string());
+                host.body = Some(list);
+                let before = host.introspections;
+                let auth = format!("Bearer {}", token);
+                let reply = crate::driver::drive(
+                    &e,
+                    &mut host,
+                    b"POST",
+                    b"/mcp",
+                    headers(Some(&auth), "tools/list"),
+                );
+                let got = (reply.status, host.introspections > before);
+                assert_eq!(got, (expected, introspected), "{}: step {}", name, i);
+            }
+        }
+        // Without the option nothing is kept: every request introspects.
+        let plain = engine();
+        let mut host = CachingHost {
+            clock: 0.0,
+            issuer: (200, active.clone()),
+            body: None,
+            store: Default::default(),
+            introspections: 0,
+        };
+        for _ in 0..2 {
+            host.body = Some(list);
+            let reply = crate::driver::drive(
+                &plain,
+                &mut host,
+                b"POST",
+                b"/mcp",
+                headers(Some("Bearer tok-a"), "tools/list"),
+            );
+            assert_eq!(reply.status, 200);
+        }
+        assert_eq!((host.introspections, host.store.len()), (2, 0));
+    }
+
+    #[test]
+    fn a_cached_answer_is_misuse_unless_the_effect_named_a_key() {
+        let (mut r, a) = start(&engine(), "/mcp", Some("Bearer t"));
+        assert_eq!(a, Action::Perform);
+        assert_eq!(r.answer_cached(br#"{"active":false}"#, 1.0), Action::Misuse);
+        let e = Engine::new(options(r#","cache":{"maxAgeMs":10000}"#).as_bytes()).unwrap();
+        let (mut r, _) = start(&e, "/mcp", Some("Bearer t"));
+        assert!(
+            matches!(r.effect(), Some(Effect::Http(h)) if h.cache_key.as_ref().map(String::len) == Some(64))
+        );
+        // A value the core did not write is the verifier failing: 503, and nothing is kept.
+        assert_eq!(r.answer_cached(b"garbage", 1.0), Action::Respond);
+        assert_eq!(r.reply().unwrap().status, 503);
+        assert_eq!(r.take_cache_entry(), None);
     }
 }

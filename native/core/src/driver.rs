@@ -3,8 +3,11 @@
 //! loop feeds the engine, bounds every wait by the engine's `timeout_ms`, and returns the reply.
 //! `src/core/driver.ts` is its TypeScript mirror: the same loop, the same guard against a core
 //! that keeps answering `Continue` with no time left.
-use crate::effect::{Effect, HandlerAnswer, HandlerEffect, HttpAnswer, HttpEffect, HttpFailure};
+use crate::effect::{
+    CacheEntry, Effect, HandlerAnswer, HandlerEffect, HttpAnswer, HttpEffect, HttpFailure,
+};
 use crate::engine::{Action, Engine, Request};
+use crate::event::{Timings, Trail};
 use crate::reply::Reply;
 
 /// Body bytes read per call.
@@ -47,6 +50,21 @@ pub trait HostIo {
     /// Runs a JavaScript handler within `wait_ms`, writing its output JSON to `output`; `false`
     /// when it failed (a host without JavaScript always answers `false`).
     fn handler(&mut self, effect: &HandlerEffect, wait_ms: f64, output: &mut Vec<u8>) -> bool;
+    /// The introspection cache's fresh entry under `key`, its value copied into `value`; `false`
+    /// when there is none. A host without a store keeps the default.
+    fn cache_lookup(&mut self, _key: &str, _value: &mut Vec<u8>) -> bool {
+        false
+    }
+    /// Keeps `entry.value` under `entry.key` for at most `entry.ttl_ms` (a host may forget it
+    /// sooner).
+    fn cache_store(&mut self, _entry: &CacheEntry) {}
+    /// Whether the host publishes request events; asked once per request, before it starts.
+    fn observing(&mut self) -> bool {
+        false
+    }
+    /// The finished request's event: the core's JSON (`event.rs`) and the timings the driver
+    /// measured; [`Timings::complete`] writes them together with the host's target.
+    fn event(&mut self, _core: &[u8], _timings: &Timings) {}
 }
 
 /// Runs one request to its reply, which the host sends verbatim. A core that breaks its contract
@@ -64,13 +82,31 @@ where
     N: AsRef<[u8]>,
     V: AsRef<[u8]>,
 {
+    let observing = io.observing();
     let mut req = engine.request_at(io.now(), io.epoch_ms());
     let now = io.now();
     let first = req.head(method, target, lines, now);
-    run(&mut req, io, first).unwrap_or_else(Reply::internal_error)
+    let mut timings = Timings::default();
+    let reply = run(&mut req, io, first, observing.then_some(&mut timings))
+        .unwrap_or_else(Reply::internal_error);
+    if observing {
+        timings.total_ms = io.now() - now;
+        let mut core = Vec::new();
+        if !req.event(&mut core) {
+            // The loop gave up on the core: the event of the host's own 500.
+            Trail::default().write(&reply, &mut core);
+        }
+        io.event(&core, &timings);
+    }
+    reply
 }
 
-fn run<H: HostIo>(req: &mut Request, io: &mut H, mut action: Action) -> Option<Reply> {
+fn run<H: HostIo>(
+    req: &mut Request,
+    io: &mut H,
+    mut action: Action,
+    mut timings: Option<&mut Timings>,
+) -> Option<Reply> {
     let mut buf = vec![0u8; CHUNK];
     let mut scratch = Vec::new();
     let mut ended = false;
@@ -80,17 +116,28 @@ fn run<H: HostIo>(req: &mut Request, io: &mut H, mut action: Action) -> Option<R
         action = match action {
             Action::Respond => return req.reply().cloned(),
             Action::Misuse => return None,
-            Action::Perform => perform(req, io, &mut scratch)?,
+            Action::Perform => {
+                let started = if timings.is_some() { io.now() } else { 0.0 };
+                let a = perform(req, io, &mut scratch)?;
+                if let Some(t) = timings.as_deref_mut() {
+                    t.effects_ms += io.now() - started;
+                }
+                a
+            }
             // `Continue` after the body ended breaks the contract.
             Action::Continue if ended => return None,
             Action::Continue => {
-                let wait = req.timeout_ms(io.now());
+                let asked = io.now();
+                let wait = req.timeout_ms(asked);
                 let event = if wait > 0.0 {
                     io.read_body(&mut buf, wait)
                 } else {
                     BodyRead::Waiting
                 };
                 let now = io.now();
+                if let Some(t) = timings.as_deref_mut() {
+                    t.body_ms += now - asked;
+                }
                 match event {
                     BodyRead::Data(n) => req.body(&buf[..n.min(buf.len())], now),
                     BodyRead::End => {
@@ -123,6 +170,7 @@ fn final_of(a: Action) -> Option<Action> {
 enum Performed {
     Http(HttpRead),
     Handler(bool),
+    Cached,
 }
 
 fn perform<H: HostIo>(req: &mut Request, io: &mut H, scratch: &mut Vec<u8>) -> Option<Action> {
@@ -134,13 +182,16 @@ fn perform<H: HostIo>(req: &mut Request, io: &mut H, scratch: &mut Vec<u8>) -> O
     }
     scratch.clear();
     let performed = match req.effect()? {
+        Effect::Http(h) if matches!(&h.cache_key, Some(k) if io.cache_lookup(k, scratch)) => {
+            Performed::Cached
+        }
         Effect::Http(h) => Performed::Http(io.http(h, left.min(h.timeout_ms as f64), scratch)),
         Effect::Handler(h) => {
             Performed::Handler(io.handler(h, left.min(h.timeout_ms as f64), scratch))
         }
     };
     let now = io.now();
-    Some(match performed {
+    let action = match performed {
         Performed::Http(HttpRead::Response(status)) => req.answer_http(
             HttpAnswer::Response {
                 status,
@@ -151,7 +202,12 @@ fn perform<H: HostIo>(req: &mut Request, io: &mut H, scratch: &mut Vec<u8>) -> O
         Performed::Http(HttpRead::Failed(f)) => req.answer_http(HttpAnswer::Failed(f), now),
         Performed::Handler(true) => req.answer_handler(HandlerAnswer::Output(scratch), now),
         Performed::Handler(false) => req.answer_handler(HandlerAnswer::Failed, now),
-    })
+        Performed::Cached => req.answer_cached(scratch, now),
+    };
+    if let Some(entry) = req.take_cache_entry() {
+        io.cache_store(&entry);
+    }
+    Some(action)
 }
 
 #[cfg(test)]

@@ -61,6 +61,19 @@ pub struct HttpEffect {
     pub max_bytes: usize,
     /// The effect's own time budget; the request's deadline bounds the wait as well.
     pub timeout_ms: u64,
+    /// Token introspection with `authorization.cache` only: the key of the host's stored entry. A
+    /// host holding a fresh entry under it answers [`Answer::Cached`] with its bytes instead of
+    /// performing the exchange.
+    pub cache_key: Option<String>,
+}
+
+/// What the host keeps after an introspection the core judged (`Request::take_cache_entry`): the
+/// value under the key for at most `ttl_ms`, then forgets it. Never a token, never a verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CacheEntry {
+    pub key: String,
+    pub value: Vec<u8>,
+    pub ttl_ms: u64,
 }
 
 /// One JavaScript handler run.
@@ -120,6 +133,8 @@ pub enum HandlerAnswer<'a> {
 pub enum Answer<'a> {
     Http(HttpAnswer<'a>),
     Handler(HandlerAnswer<'a>),
+    /// An HTTP effect with a `cache_key` answered from the host's fresh entry: its value bytes.
+    Cached(&'a [u8]),
 }
 
 /// What an HTTP answer means once judged: an acceptable text body, or why not.

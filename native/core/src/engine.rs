@@ -7,9 +7,9 @@
 //! | state \ event | head              | body, end               | answer              | tick            | abort   | undecodable |
 //! |---------------|-------------------|-------------------------|---------------------|-----------------|---------|-------------|
 //! | `Fresh`       | `Body`, `Authorizing` or `Done` | misuse    | misuse              | `Fresh` / 408   | 408     | misuse      |
-//! | `Authorizing` | misuse            | misuse                  | HTTP: `Body` or `Done`; handler: misuse | `Authorizing` / 408 | 408 | misuse |
+//! | `Authorizing` | misuse            | misuse                  | HTTP, or cached when the effect named a `cache_key`: `Body` or `Done`; else misuse | `Authorizing` / 408 | 408 | misuse |
 //! | `Body`        | misuse            | `Body` or `Done`; end: `Pending` or `Done` | misuse | `Body` / 408 | 408 | misuse |
-//! | `Pending`     | misuse            | misuse                  | same kind: `Pending` or `Done`; other: misuse | `Pending` / 408 | 408 | misuse |
+//! | `Pending`     | misuse            | misuse                  | same kind: `Pending` or `Done`; other or cached: misuse | `Pending` / 408 | 408 | misuse |
 //! | `Done`        | `Done`            | `Done`                  | `Done`              | `Done`          | `Done`  | misuse      |
 //! | `Misused`     | misuse            | misuse                  | misuse              | misuse          | misuse  | misuse      |
 //!
@@ -29,11 +29,12 @@ use crate::config::{state_key_from, Config, ConfigError, Secret, SecretRef};
 use crate::cors;
 use crate::deadline::Deadline;
 use crate::discover;
-use crate::effect::{Answer, Effect, HandlerAnswer, HttpAnswer};
+use crate::effect::{Answer, CacheEntry, Effect, HandlerAnswer, HttpAnswer};
 use crate::envelope::{self, meta, Envelope, PROTOCOL_VERSION_KEY};
 use crate::errors::{
     self, RpcError, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR,
 };
+use crate::event::Trail;
 use crate::fragments::Fragments;
 use crate::head::{Head, HeadError, Kept};
 use crate::json::{JsonError, Parser, Value};
@@ -174,6 +175,8 @@ impl Engine {
             cors: None,
             deadline: Deadline::new(now, self.inner.config.limits.deadline_ms),
             state: State::Fresh,
+            cache_entry: None,
+            trail: Trail::default(),
         }
     }
 }
@@ -251,6 +254,10 @@ pub struct Request {
     cors: Option<String>,
     deadline: Deadline,
     state: State,
+    /// What the host keeps of this request's introspection (`authorization.cache`), until taken.
+    cache_entry: Option<CacheEntry>,
+    /// What the request said, for its event.
+    trail: Trail,
 }
 
 /// One effect waiting for its answer: how to continue, and the id to echo (empty for a JSON-RPC
@@ -301,6 +308,23 @@ impl Request {
             }
             _ => None,
         }
+    }
+
+    /// The request event (`event.rs`) once the request is finished: the reply's outcome, or the
+    /// host's own 500 after misuse.
+    pub fn event(&self, out: &mut Vec<u8>) -> bool {
+        match &self.state {
+            State::Done(reply) => self.trail.write(reply, out),
+            State::Misused => self.trail.write(&Reply::internal_error(), out),
+            _ => return false,
+        }
+        true
+    }
+
+    /// The entry the host keeps after the introspection it performed, once: the driver asks right
+    /// after answering an HTTP effect that carried a `cache_key`.
+    pub fn take_cache_entry(&mut self) -> Option<CacheEntry> {
+        self.cache_entry.take()
     }
 
     /// Answered, or ended by misuse: no call changes the request any more.
@@ -396,6 +420,11 @@ impl Request {
         self.answer(Answer::Handler(answer), now)
     }
 
+    /// Answers the pending introspection from the host's fresh entry under its `cache_key`.
+    pub fn answer_cached(&mut self, value: &[u8], now: f64) -> Action {
+        self.answer(Answer::Cached(value), now)
+    }
+
     /// The body read failed or the client went away.
     pub fn abort(&mut self, now: f64) -> Action {
         self.step(Event::Abort, now)
@@ -415,6 +444,9 @@ impl Request {
     /// The one place the state changes: the table at the top of this file. While a transition runs
     /// the request is `Misused`, so it stays so should the transition not return.
     fn step(&mut self, event: Event<'_>, now: f64) -> Action {
+        if let Event::Body(chunk) = &event {
+            self.trail.received(chunk.len());
+        }
         let state = std::mem::replace(&mut self.state, State::Misused);
         let (next, action) = self.transition(state, event, now);
         self.state = next;
@@ -428,7 +460,10 @@ impl Request {
             (State::Done(reply), _) => (State::Done(reply), Action::Respond),
             // Past the deadline every call in order ends the request with 408.
             (State::Fresh, Event::Head(_) | Event::Tick)
-            | (State::Authorizing { .. }, Event::Answer(Answer::Http(_)) | Event::Tick)
+            | (
+                State::Authorizing { .. },
+                Event::Answer(Answer::Http(_) | Answer::Cached(_)) | Event::Tick,
+            )
             | (State::Body { .. }, Event::Body(_) | Event::End | Event::Tick)
                 if expired =>
             {
@@ -444,10 +479,12 @@ impl Request {
             (State::Fresh, Event::Head(head)) => self.read_head(head),
             (
                 State::Authorizing {
-                    kept, size_hint, ..
+                    kept,
+                    size_hint,
+                    effect,
                 },
-                Event::Answer(Answer::Http(h)),
-            ) => self.authorized(kept, size_hint, h, now),
+                Event::Answer(answer),
+            ) => self.authorized(kept, size_hint, &effect, answer, now),
             (
                 State::Body {
                     kept,
@@ -565,19 +602,37 @@ impl Request {
         self.epoch_ms + (now - self.started)
     }
 
-    /// The introspection answer: on a grant the body phase begins, else the refusal is the reply.
+    /// The introspection answer, performed or from the host's cache: on a grant the body phase
+    /// begins, else the refusal is the reply. A performed one may leave an entry for the host.
     fn authorized(
-        &self,
+        &mut self,
         kept: Kept,
         size_hint: usize,
-        answer: HttpAnswer<'_>,
+        effect: &Effect,
+        answer: Answer<'_>,
         now: f64,
     ) -> (State, Action) {
-        let config = &self.engine.config;
-        let verdict = match &config.authorization {
-            Some(a) => a.judge(answer, self.wall_ms(now)),
-            // An introspection is pending only with authorization.
+        let engine = Rc::clone(&self.engine);
+        let config = &engine.config;
+        // An introspection is pending only with authorization.
+        let a = match &config.authorization {
+            Some(a) => a,
             None => return misused(),
+        };
+        let key = match effect {
+            Effect::Http(h) => h.cache_key.as_deref(),
+            Effect::Handler(_) => None,
+        };
+        let now_ms = self.wall_ms(now);
+        let verdict = match answer {
+            Answer::Http(h) => {
+                let (verdict, entry) = a.judge(h, key, now_ms);
+                self.cache_entry = entry;
+                verdict
+            }
+            // Only an effect that named a key may be answered from a store.
+            Answer::Cached(value) if key.is_some() => a.judge_cached(value, now_ms),
+            Answer::Cached(_) | Answer::Handler(_) => return misused(),
         };
         match verdict {
             Err(reply) => self.done(reply, false),
@@ -610,14 +665,18 @@ impl Request {
     }
 
     fn ended(
-        &self,
+        &mut self,
         kept: &Kept,
         parser: Parser,
         grant: Option<&Grant>,
         now: f64,
     ) -> (State, Action) {
+        let doc = parser.finish();
+        if let Ok(d) = &doc {
+            self.trail.body(&d.root(), kept, grant);
+        }
         let engine = &*self.engine;
-        let decided = match parser.finish() {
+        let decided = match doc {
             Ok(doc) => dispatch(
                 engine,
                 kept,

@@ -43,6 +43,7 @@ pub fn backend(b: &Backend, body: Option<Vec<u8>>, max_bytes: usize, timeout_ms:
         body,
         max_bytes,
         timeout_ms,
+        cache_key: None,
     })
 }
 

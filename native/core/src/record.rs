@@ -1,7 +1,7 @@
 //! The byte forms of the C ABI (docs/contracts.md#records), and nothing else: the head record a
 //! JavaScript host writes, the reply record and the effect JSON it reads. Only `abi.rs` (and tests
 //! that speak the ABI's language) use them; Rust hosts work with the typed values.
-use crate::effect::Effect;
+use crate::effect::{CacheEntry, Effect};
 use crate::json::write;
 use crate::reply::Reply;
 
@@ -53,7 +53,7 @@ pub fn reply(out: &mut Vec<u8>, r: &Reply) {
 }
 
 /// The effect as one JSON object:
-/// `{"kind":"http","backend","method","url","headers":[[n,v]…],"body"?,"maxBytes","timeoutMs"}` or
+/// `{"kind":"http","backend","method","url","headers":[[n,v]…],"body"?,"maxBytes","timeoutMs","cacheKey"?}` or
 /// `{"kind":"handler","op","input"?,"inputResponses"?,"progress"?,"timeoutMs"}`. `body` is text (every body the core builds is
 /// UTF-8); an absent member means no body / no input.
 pub fn effect(out: &mut Vec<u8>, e: &Effect) {
@@ -85,6 +85,10 @@ pub fn effect(out: &mut Vec<u8>, e: &Effect) {
             write::integer(out, h.max_bytes as i64);
             out.extend_from_slice(b",\"timeoutMs\":");
             write::integer(out, h.timeout_ms as i64);
+            if let Some(key) = &h.cache_key {
+                out.extend_from_slice(b",\"cacheKey\":");
+                write::string(out, key);
+            }
             out.push(b'}');
         }
         Effect::Handler(h) => {
@@ -108,6 +112,18 @@ pub fn effect(out: &mut Vec<u8>, e: &Effect) {
             out.push(b'}');
         }
     }
+}
+
+/// `{"key","ttlMs","value"}`: an introspection cache entry, its value as text (the core writes
+/// JSON there).
+pub fn cache_entry(out: &mut Vec<u8>, e: &CacheEntry) {
+    out.extend_from_slice(b"{\"key\":");
+    write::string(out, &e.key);
+    out.extend_from_slice(b",\"ttlMs\":");
+    write::integer(out, e.ttl_ms as i64);
+    out.extend_from_slice(b",\"value\":");
+    write::string(out, &String::from_utf8_lossy(&e.value));
+    out.push(b'}');
 }
 
 #[cfg(test)]
@@ -159,6 +175,7 @@ mod tests {
                 body: Some(br#"{"q":"\""}"#.to_vec()),
                 max_bytes: 10,
                 timeout_ms: 5,
+                cache_key: None,
             }),
         );
         assert_eq!(

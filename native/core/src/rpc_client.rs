@@ -40,6 +40,7 @@ pub fn request(b: &Backend, method: &str, params: Option<Vec<u8>>, timeout_ms: u
         body: Some(body),
         max_bytes: b.max_bytes,
         timeout_ms,
+        cache_key: None,
     })
 }
 
@@ -192,6 +193,11 @@ mod tests {
             // Framing failures.
             (200, r#"{"jsonrpc":"2.0","id":2,"result":1}"#, None),
             (200, r#"{"jsonrpc":"2.0","id":"1","result":1}"#, None),
+            (200, r#"{"jsonrpc":"2.0","result":1}"#, None),
+            (200, r#"{"jsonrpc":"2.0","id":null,"result":1}"#, None),
+            (200, r#"{"jsonrpc":"2.0","id":1.5,"result":1}"#, None),
+            (200, r#"{"jsonrpc":"2.0","id":[1],"result":1}"#, None),
+            (200, r#"{"jsonrpc":2,"id":1,"result":1}"#, None),
             (200, r#"{"jsonrpc":"1.0","id":1,"result":1}"#, None),
             (200, r#"{"id":1,"result":1}"#, None),
             (200, r#"{"jsonrpc":"2.0","id":1}"#, None),
@@ -211,6 +217,28 @@ mod tests {
                 r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000}}"#,
                 None,
             ),
+            (
+                200,
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":1}}"#,
+                None,
+            ),
+            (
+                200,
+                r#"{"jsonrpc":"2.0","id":1,"error":{"message":"x"}}"#,
+                None,
+            ),
+            (
+                200,
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":"-32000","message":"x"}}"#,
+                None,
+            ),
+            (
+                200,
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000.5,"message":"x"}}"#,
+                None,
+            ),
+            (200, r#"{"jsonrpc":"2.0","id":1,"error":"x"}"#, None),
+            (200, r#"{"jsonrpc":"2.0","id":1,"error":null}"#, None),
             (
                 200,
                 r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"x","stack":"y"}}"#,

@@ -1055,7 +1055,8 @@ pub(crate) mod tests {
                 ],
                 body: Some(br#"{"s":"a\"b"}"#.to_vec()),
                 max_bytes: 1000,
-                timeout_ms: 2000
+                timeout_ms: 2000,
+                cache_key: None
             })
         );
         assert_eq!(

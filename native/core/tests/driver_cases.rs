@@ -3,6 +3,7 @@
 //! delays, and the host-visible events recorded. The TypeScript driver runs the same cases
 //! (test/core/driver-cases.test.ts). Every case runs; the failures are reported together.
 use pulse_core::driver::{self, BodyRead, HostIo, HttpRead};
+use pulse_core::effect::CacheEntry;
 use pulse_core::json::{self, Object, Value};
 use pulse_core::{Engine, HandlerEffect, HttpEffect, HttpFailure};
 use std::collections::VecDeque;
@@ -50,6 +51,8 @@ struct Script {
     http: Option<Answer>,
     /// `None`: a host without JavaScript.
     handler: Option<Answer>,
+    /// The introspection cache's fresh entry, under whichever key the effect names.
+    cached: Option<Vec<u8>>,
     events: Vec<String>,
 }
 
@@ -135,6 +138,23 @@ impl HostIo for Script {
             None => false,
         }
     }
+    fn cache_lookup(&mut self, _: &str, value: &mut Vec<u8>) -> bool {
+        match &self.cached {
+            Some(v) => {
+                self.events.push(format!("cache hit at {}", self.clock));
+                value.extend_from_slice(v);
+                true
+            }
+            None => false,
+        }
+    }
+    fn cache_store(&mut self, entry: &CacheEntry) {
+        self.events.push(format!(
+            "cache store {} for {} ms",
+            String::from_utf8_lossy(&entry.value),
+            entry.ttl_ms
+        ));
+    }
 }
 
 fn answer(v: Option<Value<'_>>, with_status: bool) -> Option<Answer> {
@@ -184,6 +204,7 @@ fn script(case: &Object<'_>) -> Script {
         body_over: false,
         http: answer(case.get("http"), true),
         handler: answer(case.get("handler"), false),
+        cached: case.get("cached").map(|v| text(v).into_bytes()),
         events: Vec::new(),
     }
 }
@@ -258,12 +279,22 @@ fn every_driver_case() {
     let mut config = Vec::new();
     json::write::value(&mut config, member(&root, "config"));
     let engine = Engine::new(&config).expect("cases: the configuration");
+    // Cases marked `authorized` run with the configuration's `authorization` added.
+    config.pop();
+    config.extend_from_slice(b",\"authorization\":");
+    json::write::value(&mut config, member(&root, "authorization"));
+    config.push(b'}');
+    let authorized = Engine::new(&config).expect("cases: the authorized configuration");
     let cases = member(&root, "cases").as_array().expect("cases: cases");
     assert!(!cases.is_empty());
     let mut failures = String::new();
     for case in cases.iter() {
         let case = case.as_object().expect("cases: a case is an object");
-        if let Err(diff) = run(&case, &engine) {
+        let engine = match case.get("authorized") {
+            Some(Value::Bool(true)) => &authorized,
+            _ => &engine,
+        };
+        if let Err(diff) = run(&case, engine) {
             let _ = write!(failures, "{}:\n{diff}", text(member(&case, "name")));
         }
     }

@@ -136,6 +136,7 @@ mod raw {
             timeout_ms: u32,
             ready_idx_out: *mut u32,
         ) -> u32;
+        pub fn is_ready(handle: Handle, is_done_out: *mut u32) -> u32;
     }
 }
 
@@ -360,4 +361,146 @@ pub fn select(handles: &[Handle], timeout_ms: u32) -> Result<Option<usize>, Stat
     } else {
         Some(idx as usize)
     })
+}
+
+/// Whether `handle` is ready now, without waiting: one poll, where `select` also arms a timer.
+pub fn is_ready(handle: Handle) -> Result<bool, Status> {
+    let mut done = 0u32;
+    // SAFETY: plain value argument; valid out-pointer.
+    check(unsafe { raw::is_ready(handle, &mut done) })?;
+    Ok(done != 0)
+}
+
+/// The core cache (`fastly_cache`, non-transactional `lookup` and `insert`), for the introspection
+/// cache: small objects under short keys, kept for their ttl.
+mod raw_cache {
+    use super::Handle;
+
+    /// `$cache_write_options` (only the fields its mask names are read).
+    #[repr(C)]
+    pub struct WriteOptions {
+        pub max_age_ns: u64,
+        pub request_headers: Handle,
+        pub vary_rule_ptr: *const u8,
+        pub vary_rule_len: usize,
+        pub initial_age_ns: u64,
+        pub stale_while_revalidate_ns: u64,
+        pub surrogate_keys_ptr: *const u8,
+        pub surrogate_keys_len: usize,
+        pub length: u64,
+        pub user_metadata_ptr: *const u8,
+        pub user_metadata_len: usize,
+        pub edge_max_age_ns: u64,
+        pub service_ptr: *const u8,
+        pub service_len: u32,
+    }
+
+    /// `$cache_write_options_mask`: `length` and `sensitive_data`.
+    pub const WRITE_LENGTH: u32 = 1 << 6;
+    pub const WRITE_SENSITIVE: u32 = 1 << 8;
+    /// `$cache_lookup_state`.
+    pub const USABLE: u32 = 1 << 1;
+    pub const STALE: u32 = 1 << 2;
+
+    #[link(wasm_import_module = "fastly_cache")]
+    extern "C" {
+        /// `options` is not read with an empty mask.
+        pub fn lookup(
+            key: *const u8,
+            key_len: usize,
+            options_mask: u32,
+            options: *const u32,
+            handle_out: *mut Handle,
+        ) -> u32;
+        pub fn insert(
+            key: *const u8,
+            key_len: usize,
+            options_mask: u32,
+            options: *const WriteOptions,
+            body_out: *mut Handle,
+        ) -> u32;
+        pub fn get_state(handle: Handle, state_out: *mut u32) -> u32;
+        /// `options` (`{from, to}`) is not read with an empty mask.
+        pub fn get_body(
+            handle: Handle,
+            options_mask: u32,
+            options: *const u64,
+            body_out: *mut Handle,
+        ) -> u32;
+        pub fn close(handle: Handle) -> u32;
+    }
+
+    #[link(wasm_import_module = "fastly_http_body")]
+    extern "C" {
+        /// Ends a body: for a cache insert's body, the object is complete.
+        #[link_name = "close"]
+        pub fn body_close(body: Handle) -> u32;
+    }
+}
+
+/// The fresh object under `key`, read whole when it is at most `max` bytes; `None` for none
+/// (absent, stale, larger, or any failure: the caller then asks the issuer).
+pub fn cache_get(key: &[u8], max: usize) -> Option<Vec<u8>> {
+    let mut h = INVALID;
+    let none = [0u64; 2];
+    // SAFETY: `key` is a live slice; with an empty mask the options are not read; valid out-pointer.
+    check(unsafe { raw_cache::lookup(key.as_ptr(), key.len(), 0, none.as_ptr().cast(), &mut h) })
+        .ok()?;
+    let value = (|| {
+        let mut state = 0u32;
+        // SAFETY: plain value argument; valid out-pointer.
+        check(unsafe { raw_cache::get_state(h, &mut state) }).ok()?;
+        if state & raw_cache::USABLE == 0 || state & raw_cache::STALE != 0 {
+            return None;
+        }
+        let mut body = INVALID;
+        // SAFETY: as for `lookup`.
+        check(unsafe { raw_cache::get_body(h, 0, none.as_ptr(), &mut body) }).ok()?;
+        let mut out = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            match body_read(body, &mut buf).ok()? {
+                0 => break,
+                n => out.extend_from_slice(&buf[..n]),
+            }
+            if out.len() > max {
+                return None;
+            }
+        }
+        // SAFETY: plain value argument.
+        unsafe { raw_cache::body_close(body) };
+        Some(out)
+    })();
+    // SAFETY: plain value argument.
+    unsafe { raw_cache::close(h) };
+    value
+}
+
+/// Keeps `value` under `key` for `ttl_ms`, marked sensitive (never written beyond memory where
+/// Fastly honours it).
+pub fn cache_insert(key: &[u8], value: &[u8], ttl_ms: u64) -> Result<(), Status> {
+    let options = raw_cache::WriteOptions {
+        max_age_ns: ttl_ms.saturating_mul(1_000_000),
+        request_headers: INVALID,
+        vary_rule_ptr: std::ptr::null(),
+        vary_rule_len: 0,
+        initial_age_ns: 0,
+        stale_while_revalidate_ns: 0,
+        surrogate_keys_ptr: std::ptr::null(),
+        surrogate_keys_len: 0,
+        length: value.len() as u64,
+        user_metadata_ptr: std::ptr::null(),
+        user_metadata_len: 0,
+        edge_max_age_ns: 0,
+        service_ptr: std::ptr::null(),
+        service_len: 0,
+    };
+    let mask = raw_cache::WRITE_LENGTH | raw_cache::WRITE_SENSITIVE;
+    let mut body = INVALID;
+    // SAFETY: `key` is a live slice; `options` lives across the call; valid out-pointer.
+    check(unsafe { raw_cache::insert(key.as_ptr(), key.len(), mask, &options, &mut body) })?;
+    let written = body_write_all(body, value);
+    // SAFETY: plain value argument.
+    let closed = check(unsafe { raw_cache::body_close(body) });
+    written.and(closed)
 }

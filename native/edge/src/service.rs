@@ -3,8 +3,10 @@
 //! a blocking call, so the core's deadline holds; the reply goes out as the core built it.
 use std::time::Instant;
 
+use pulse_core::authorization::INTROSPECTION_MAX_BYTES;
 use pulse_core::config::Secret;
 use pulse_core::driver::{self, BodyRead, HostIo, HttpRead};
+use pulse_core::effect::CacheEntry;
 use pulse_core::{Engine, HandlerEffect, HttpEffect, HttpFailure, Reply};
 
 use crate::fastly::{self, Handle};
@@ -30,13 +32,18 @@ pub fn run(config: &[u8]) {
         Ok(x) => x,
         Err(_) => return,
     };
-    // SAFETY: as in `prebuild`; `take` moves the engine out once, before any other use.
-    let prebuilt = unsafe { PREBUILT.take() };
-    let mut engine = match prebuilt.map(Ok).unwrap_or_else(|| Engine::new(config)) {
-        Ok(e) => e,
-        Err(_) => return send(&Reply::internal_error()),
+    // SAFETY: as in `prebuild`; this is the only reference taken, once per instance.
+    let slot = unsafe { &mut *std::ptr::addr_of_mut!(PREBUILT) };
+    // The engine stays in its static and is never dropped: the instance ends with the request, and
+    // freeing the snapshot's blocks one by one would write to (and so copy) its pages for nothing.
+    let engine = match slot {
+        Some(e) => e,
+        None => match Engine::new(config) {
+            Ok(e) => slot.insert(e),
+            Err(_) => return send(&Reply::internal_error()),
+        },
     };
-    if let Err(why) = install_secrets(&mut engine) {
+    if let Err(why) = install_secrets(engine) {
         // The log names the store and the key, never the secret; the client gets a bare 500.
         eprintln!("pulse-edge: {}", why);
         return send(&Reply::internal_error());
@@ -54,8 +61,12 @@ pub fn run(config: &[u8]) {
     })();
     let reply = match head {
         Ok((method, target, lines)) => {
-            let mut io = Compute { started, body };
-            driver::drive(&engine, &mut io, &method, &target, lines)
+            let mut io = Compute {
+                started,
+                clock: 0.0,
+                body,
+            };
+            driver::drive(engine, &mut io, &method, &target, lines)
         }
         Err(_) => Reply::internal_error(),
     };
@@ -92,18 +103,33 @@ fn wait_ms(ms: f64) -> u32 {
 
 struct Compute {
     started: Instant,
+    /// Milliseconds since `started` at the last reading. Each reading is a hostcall, so the clock is
+    /// read around timed waits only (`ready_by`), where time passes; between them the guest runs
+    /// for microseconds, which no deadline in milliseconds can tell apart.
+    clock: f64,
     body: Handle,
 }
 
 impl Compute {
-    /// Waits for `h` until `deadline`; false once the deadline passed first.
+    fn read_clock(&mut self) -> f64 {
+        self.clock = self.started.elapsed().as_secs_f64() * 1000.0;
+        self.clock
+    }
+
+    /// Waits for `h` until `deadline`; false once the deadline passed first. A handle already ready
+    /// (a request body that arrived with its head) needs no timed wait and no clock reading.
     fn ready_by(&mut self, h: Handle, deadline: f64) -> bool {
+        if fastly::is_ready(h) == Ok(true) {
+            return true;
+        }
         loop {
-            let left = deadline - self.now();
+            let left = deadline - self.read_clock();
             if left <= 0.0 {
                 return false;
             }
-            match fastly::select(&[h], wait_ms(left)) {
+            let ready = fastly::select(&[h], wait_ms(left));
+            self.read_clock();
+            match ready {
                 Ok(Some(_)) | Err(_) => return true,
                 Ok(None) => continue,
             }
@@ -113,7 +139,7 @@ impl Compute {
 
 impl HostIo for Compute {
     fn now(&mut self) -> f64 {
-        self.started.elapsed().as_secs_f64() * 1000.0
+        self.clock
     }
 
     fn epoch_ms(&mut self) -> f64 {
@@ -188,6 +214,22 @@ impl HostIo for Compute {
     /// manifest that still names one fails closed here.
     fn handler(&mut self, _: &HandlerEffect, _: f64, _: &mut Vec<u8>) -> bool {
         false
+    }
+
+    /// The introspection cache lives in Fastly's core cache (per POP); a failing cache is a miss.
+    fn cache_lookup(&mut self, key: &str, value: &mut Vec<u8>) -> bool {
+        match fastly::cache_get(key.as_bytes(), INTROSPECTION_MAX_BYTES) {
+            Some(v) => {
+                value.extend_from_slice(&v);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn cache_store(&mut self, entry: &CacheEntry) {
+        // Not kept: the next request asks the issuer again.
+        let _ = fastly::cache_insert(entry.key.as_bytes(), &entry.value, entry.ttl_ms);
     }
 }
 

@@ -13,6 +13,7 @@ import { internalError, type HostFault, type RespondAction } from '../../core/en
 import { nodeExchange } from './http-exchange';
 import { createHostCore, drive, type BodySource, type Departure, type HostCore, type HostIo, type ReadResult, type StreamSink } from '../../core/driver';
 import type { ResolvedOptions } from '../../options';
+import { NO_TIMINGS, publishRequest, requestChannel } from '../../telemetry/channel';
 
 /** The Node modules a listener uses. */
 export interface NodeModules {
@@ -257,7 +258,10 @@ export function nodeListener(host: HostCore, node: NodeModules): McpNodeHandler 
       socket.destroy();
       return;
     }
-    const reply = rawReply(host.engine.fault(FAULTS[err.code ?? ''] ?? 'malformedFraming'), node.http.STATUS_CODES);
+    const fault = FAULTS[err.code ?? ''] ?? 'malformedFraming';
+    const reply = rawReply(host.engine.fault(fault), node.http.STATUS_CODES);
+    // Refused by Node's parser: the core's event of that reply, nothing measured.
+    if (requestChannel?.hasSubscribers === true) publishRequest(requestChannel, host.engine.faultEvent(fault), NO_TIMINGS);
     const answer = (): void => {
       // An early reply already ended the connection (and lingers): it was this request's answer.
       if (socket.writableEnded) return;

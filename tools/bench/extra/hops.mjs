@@ -1,6 +1,7 @@
 // Requests that leave the host: a catalog-backed tool against a bare two-hop proxy making the same
 // HTTP call to the same upstream (tools/bench/server-upstream.mjs), and the authorized request
-// (one RFC 7662 introspection at that upstream per request) against the same tool unauthorized.
+// (one RFC 7662 introspection at that upstream per request, or none with the introspection cache
+// warm) against the same tool unauthorized (target for the warm cache: at least 0.8x).
 // Each server in its own process; the upstream runs in a process of its own too.
 import { join } from 'node:path';
 
@@ -28,6 +29,8 @@ export async function rows({ root, startServer, loadTest, meta, headers }) {
     const plain = 'Pulse Node host, catalog-backed tool, no authorization';
     await measure(authz, plain, 'tools/bench/server-pulse.mjs', ['authz-off', String(upstream.port)]);
     await measure(authz, 'Pulse Node host, catalog-backed tool, authorization', 'tools/bench/server-pulse.mjs', ['authz', String(upstream.port)], { authorization: 'Bearer bench-token' }, plain);
+    const cached = 'Pulse Node host, catalog-backed tool, authorization, introspection cache warm';
+    await measure(authz, cached, 'tools/bench/server-pulse.mjs', ['authz-cache', String(upstream.port)], { authorization: 'Bearer bench-token' }, plain);
   } finally {
     await upstream.stop();
   }

@@ -10,11 +10,14 @@
 // each at BENCH_VICEROY_CONNECTIONS (32) connections for throughput and at 1 connection for
 // per-request latency. Viceroy runs one instance per request, as Compute does, so every row pays
 // instantiation; the discover group also serves the bare service with a data segment the size of
-// the deployed snapshot's, which prices the copy each instantiation makes. Built binaries are cached under native/target/bench by the hash of their inputs.
+// the deployed snapshot's, which prices the data each instantiation maps (copy-on-write, not copied). Built binaries are cached under native/target/bench by the hash of their inputs.
+// BENCH_EDGE_BEFORE=<dir> holding main.wasm, static.wasm and catalog.wasm of another build (copies of
+// bin/main.wasm and the two bench modules below) serves each beside its Pulse case as `(before)`, in
+// the same alternating rounds: a change to the Native service measured against its predecessor.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const CONNECTIONS = Number(process.env.BENCH_VICEROY_CONNECTIONS ?? 32);
@@ -55,12 +58,18 @@ function buildBare(root, work, dataBytes = 0) {
   return out;
 }
 
-/** A bench edge module as the Native service, through the product's own build (cached by configuration). */
+/** The Native service's own sources and build script: a change to either is a new binary. */
+function edgeSources(root) {
+  const dir = join(root, 'native', 'edge', 'src');
+  return [...readdirSync(dir).sort().map((f) => readFileSync(join(dir, f), 'utf8')), readFileSync(join(root, 'scripts', 'edge-build.mjs'), 'utf8')];
+}
+
+/** A bench edge module as the Native service, through the product's own build (cached by its inputs). */
 async function buildModule(root, work, module) {
   const { edgeService } = await import(join(root, 'scripts', 'edge-lib.mjs'));
   const { buildNative } = await import(join(root, 'scripts', 'edge-build.mjs'));
   const config = (await edgeService(join(root, module))).config();
-  const out = join(work, `${module.split('/').pop().replace(/\.mjs$/, '')}-${hash(config, readFileSync(join(root, 'wasm', 'pulse_core.wasm')).toString('base64'))}.wasm`);
+  const out = join(work, `${module.split('/').pop().replace(/\.mjs$/, '')}-${hash(config, readFileSync(join(root, 'wasm', 'pulse_core.wasm')).toString('base64'), ...edgeSources(root))}.wasm`);
   if (!existsSync(out)) buildNative(config, out, join(work, 'edge-target'));
   return out;
 }
@@ -113,19 +122,28 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
   });
   const discover = { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }) };
   const groups = [
-    { group: 'Viceroy server/discover', pulse: 'Pulse edge (deployed service)', wasm: deployed, ...discover },
-    { group: 'Viceroy tools/call static', pulse: 'Pulse edge, static tool', wasm: staticWasm, ...call('echo', { text: 'hello' }) },
-    { group: 'Viceroy tools/call corpus search', pulse: 'Pulse edge (deployed service), search_docs', wasm: deployed, ...call('search_docs', { query: 'deadline budget', limit: 3 }) },
-    { group: 'Viceroy tools/call catalog-backed', pulse: 'Pulse edge, catalog-backed tool (one backend hop)', wasm: catalogWasm, ...call('echo', { text: 'hello' }) },
+    { group: 'Viceroy server/discover', pulse: 'Pulse edge (deployed service)', wasm: deployed, before: 'main', ...discover },
+    { group: 'Viceroy tools/call static', pulse: 'Pulse edge, static tool', wasm: staticWasm, before: 'static', ...call('echo', { text: 'hello' }) },
+    { group: 'Viceroy tools/call corpus search', pulse: 'Pulse edge (deployed service), search_docs', wasm: deployed, before: 'main', ...call('search_docs', { query: 'deadline budget', limit: 3 }) },
+    { group: 'Viceroy tools/call catalog-backed', pulse: 'Pulse edge, catalog-backed tool (one backend hop)', wasm: catalogWasm, before: 'catalog', ...call('echo', { text: 'hello' }) },
   ];
+  const beforeDir = process.env.BENCH_EDGE_BEFORE ? resolve(process.env.BENCH_EDGE_BEFORE) : undefined;
+  const beforeOf = (g) => {
+    if (beforeDir === undefined) return [];
+    const wasm = join(beforeDir, `${g.before}.wasm`);
+    if (!existsSync(wasm)) throw new Error(`bench: BENCH_EDGE_BEFORE has no ${g.before}.wasm (${wasm})`);
+    return [{ name: `${g.pulse} (before)`, wasm, baseline: BARE }];
+  };
   const out = [];
   try {
     for (const connections of [CONNECTIONS, 1]) {
       for (const g of groups) {
+        // The Pulse case is the group's first row with a baseline: the one the targets read.
         const cases = [
           { name: BARE, wasm: bare },
+          { name: g.pulse, wasm: g.wasm, baseline: [...(g === groups[0] ? [BARE, WITH_DATA] : [BARE]), ...beforeOf(g).map((c) => c.name)] },
           ...(g === groups[0] ? [{ name: WITH_DATA, wasm: bareWithData, baseline: BARE }] : []),
-          { name: g.pulse, wasm: g.wasm, baseline: g === groups[0] ? [BARE, WITH_DATA] : BARE },
+          ...beforeOf(g),
         ];
         const results = cases.map(() => []);
         // Alternating rounds, as the Node rows: a slow minute of the shared machine touches both.

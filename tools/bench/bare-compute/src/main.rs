@@ -48,7 +48,7 @@ fn main() {
         }
         if DATA_BYTES > 0 {
             // SAFETY: an in-bounds read of a static; volatile so the segment is not optimised away.
-            let touched = unsafe { std::ptr::read_volatile(&DATA[n % DATA_BYTES]) };
+            let touched = unsafe { std::ptr::read_volatile(&DATA[n % DATA_BYTES.max(1)]) };
             if touched != 1 {
                 std::process::exit(1);
             }

@@ -1,0 +1,155 @@
+// The introspection cache on the Fastly Native service, on Fastly's Viceroy: the service built with
+// `authorization.cache` (its issuer a local introspection endpoint reached as the `issuer` backend),
+// Fastly's core cache (`fastly_cache` lookup and insert) as the store. Each step asserts the reply's
+// status and whether the issuer was asked.
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureViceroy } from '../../scripts/viceroy.mjs';
+import { envelope, modernHeaders } from '../support/fixtures';
+
+const ROOT = resolve(__dirname, '..', '..');
+const NATIVE = join(ROOT, 'native');
+const TARGET = join(NATIVE, 'target', 'edge-introspection-cache');
+const MAX_AGE_MS = 1_500;
+const dir = mkdtempSync(join(tmpdir(), 'pulse-edge-cache-'));
+
+let issuer: http.Server;
+let answer: [number, string] = [200, ''];
+let asked = 0;
+let viceroy: ChildProcess | undefined;
+let port = 0;
+let output = '';
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => ok(p));
+    });
+  });
+}
+
+beforeAll(async () => {
+  issuer = http.createServer((req, res) => {
+    req.resume();
+    // Viceroy probes its backends with `GET /` when it starts.
+    if (req.method !== 'POST') return void res.writeHead(404).end();
+    asked++;
+    res.writeHead(answer[0], { 'content-type': 'application/json' }).end(answer[1]);
+  });
+  await new Promise<void>((r) => issuer.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(issuer.address() as AddressInfo).port}`;
+  port = await freePort();
+  const config = {
+    path: '/mcp',
+    allowedOrigins: [],
+    serverInfo: { name: 'pulse-edge', version: '0.1.0' },
+    limits: null,
+    legacyProtocol: null,
+    tools: null,
+    authorization: {
+      resource: `http://127.0.0.1:${port}/mcp`,
+      issuer: origin,
+      introspectionEndpoint: `${origin}/introspect`,
+      clientId: 'rs',
+      clientSecret: 'rs-secret',
+      scopes: ['mcp:access'],
+      allowInsecureLoopback: true,
+      cache: { maxAgeMs: MAX_AGE_MS },
+    },
+  };
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+  const env: NodeJS.ProcessEnv = { ...process.env, RUSTC: '/usr/bin/rustc', CARGO_TARGET_DIR: TARGET, PULSE_EDGE_CONFIG: join(dir, 'config.json') };
+  delete env.RUSTFLAGS;
+  delete env.RUSTC_WRAPPER;
+  // Asynchronously: a build that blocks the worker for minutes would starve the test runner's RPC.
+  const cargo = spawn('/usr/bin/cargo', ['build', '--release', '--locked', '--target', 'wasm32-wasi', '-p', 'pulse-edge'], { cwd: NATIVE, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  cargo.stderr!.on('data', (d) => (stderr += d));
+  const status = await new Promise<number | null>((ok) => cargo.once('exit', ok));
+  if (status !== 0) throw new Error(`cargo build failed:\n${stderr.slice(-4000)}`);
+  writeFileSync(join(dir, 'fastly.toml'), `manifest_version = 3\nname = "cache-test"\nlanguage = "rust"\n\n[local_server.backends.issuer]\nurl = "${origin}"\n`);
+  viceroy = spawn(ensureViceroy(), ['serve', '-C', join(dir, 'fastly.toml'), '--addr', `127.0.0.1:${port}`, join(TARGET, 'wasm32-wasi', 'release', 'pulse-edge.wasm')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  viceroy.stdout!.on('data', (d) => (output += d));
+  viceroy.stderr!.on('data', (d) => (output += d));
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500) });
+      break;
+    } catch {
+      if (Date.now() > until) throw new Error(`viceroy did not listen:\n${output.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+}, 400_000);
+
+afterAll(async () => {
+  if (viceroy?.pid !== undefined && viceroy.exitCode === null) {
+    const exited = new Promise<void>((ok) => viceroy!.once('exit', () => ok()));
+    viceroy.kill('SIGTERM');
+    await exited;
+  }
+  await new Promise((r) => issuer?.close(r));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const NOW_S = () => Math.floor(Date.now() / 1000);
+const active = () => JSON.stringify({ active: true, iss: `http://127.0.0.1:${(issuer.address() as AddressInfo).port}`, aud: `http://127.0.0.1:${port}/mcp`, exp: NOW_S() + 600, sub: 'u1', scope: 'mcp:access' });
+
+/** [wait ms before, token, the issuer's status and body, the reply's status, introspected] */
+type Step = [number, string, () => [number, string], number, boolean];
+
+describe('the introspection cache on Viceroy (fastly_cache)', () => {
+  const token = () => `t${Math.random().toString(36).slice(2)}`;
+  const a = token();
+  const b = token();
+  const c = token();
+  const d = token();
+  const rows: [string, Step[]][] = [
+    [
+      'a revoked token works until maxAgeMs has passed, then is refused',
+      [
+        [0, a, () => [200, active()], 200, true],
+        [0, a, () => [200, '{"active":false}'], 200, false],
+        [MAX_AGE_MS + 200, a, () => [200, '{"active":false}'], 401, true],
+      ],
+    ],
+    [
+      'two tokens never share an entry',
+      [
+        [0, b, () => [200, active()], 200, true],
+        [0, c, () => [200, '{"active":false}'], 401, true],
+        [0, b, () => [200, '{"active":false}'], 200, false],
+      ],
+    ],
+    [
+      'a verifier failure is never kept',
+      [
+        [0, token(), () => [500, active()], 503, true],
+        [0, d, () => [500, active()], 503, true],
+        [0, d, () => [200, active()], 200, true],
+      ],
+    ],
+  ];
+  it.each(rows)('%s', async (_, steps) => {
+    const got: [number, boolean][] = [];
+    for (const [wait, tok, issuerSays] of steps) {
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      answer = issuerSays();
+      const before = asked;
+      const headers = Object.fromEntries([...modernHeaders('server/discover'), ['authorization', `Bearer ${tok}`]]);
+      const r = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers, body: envelope('server/discover', 1) });
+      await r.arrayBuffer();
+      got.push([r.status, asked > before]);
+    }
+    expect(got).toEqual(steps.map(([, , , status, introspected]) => [status, introspected]));
+  }, 30_000);
+});
