@@ -199,6 +199,34 @@ mod tests {
             b"application/json;q=0.001, text/event-stream"
         ));
         assert!(!accepts_json_and_sse(b""));
+        // Whitespace before a comma or a parameter is not part of the type.
+        assert!(accepts_json_and_sse(
+            b"application/json \t, text/event-stream\t;q=1"
+        ));
+        // Only `q` withdraws a range; another parameter set to 0 does not.
+        assert!(accepts_json_and_sse(
+            b"application/json;level=0, text/event-stream"
+        ));
+        // A range with parameters and no type lists nothing.
+        assert!(accepts_json_and_sse(
+            b";q=1, application/json, text/event-stream"
+        ));
+    }
+
+    fn with_length(len: &[u8]) -> Head {
+        Head::read(b"POST", b"/mcp", [(&b"content-length"[..], len)]).unwrap()
+    }
+
+    #[test]
+    fn size_hint_is_the_declared_length_within_the_limit() {
+        assert_eq!(size_hint(&with_length(b"0"), 10), 0);
+        assert_eq!(size_hint(&with_length(b"7"), 10), 7);
+        assert_eq!(size_hint(&with_length(b"10"), 10), 10);
+        assert_eq!(size_hint(&with_length(b"11"), 10), 0);
+        assert_eq!(size_hint(&with_length(b"7x"), 10), 0);
+        assert_eq!(size_hint(&with_length(b"\xff"), 10), 0);
+        let none = Head::read(b"POST", b"/mcp", Vec::<(&[u8], &[u8])>::new()).unwrap();
+        assert_eq!(size_hint(&none, 10), 0);
     }
 
     #[test]
@@ -218,6 +246,9 @@ mod tests {
         assert!(declared_over(b"65537", 65536));
         assert!(!declared_over(b"65536", 65536));
         assert!(declared_over(b"99999999999999999999999", 65536));
+        // Up to 18 digits the value decides, not the number of digits.
+        assert!(!declared_over(b"000000000000000001", 65536));
+        assert!(declared_over(b"0000000000000000001", 65536));
         assert!(!declared_over(b"12x", 1));
         assert!(!declared_over(b"", 1));
     }

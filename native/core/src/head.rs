@@ -188,6 +188,59 @@ mod tests {
         assert_eq!(h.get(Field::Accept), Some(&b"a"[..]));
         assert_eq!(h.get(Field::McpMethod), Some(&b"tools/list"[..]));
         assert_eq!(h.get(Field::Origin), None);
+        assert_eq!(h.query.as_deref(), Some(&b"x=1"[..]));
+        assert_eq!(head("/mcp", &[]).unwrap().query, None);
+        assert_eq!(head("/mcp?", &[]).unwrap().query.as_deref(), Some(&b""[..]));
+    }
+
+    #[test]
+    fn trims_optional_whitespace_and_a_stray_cr() {
+        let h = head("/mcp", &[("accept", "\t a \r"), ("origin", " \t\r")]).unwrap();
+        assert_eq!(h.get(Field::Accept), Some(&b"a"[..]));
+        assert_eq!(h.get(Field::Origin), Some(&b""[..]));
+    }
+
+    #[test]
+    fn every_known_field_is_kept_by_its_own_name() {
+        let names = [
+            ("Origin", Field::Origin),
+            ("Accept", Field::Accept),
+            ("Content-Type", Field::ContentType),
+            ("Content-Encoding", Field::ContentEncoding),
+            ("Content-Length", Field::ContentLength),
+            ("Mcp-Protocol-Version", Field::ProtocolVersion),
+            ("Mcp-Method", Field::McpMethod),
+            ("Mcp-Name", Field::McpName),
+            ("Authorization", Field::Authorization),
+        ];
+        let h = head("/mcp", &names.map(|(n, _)| (n, n))).unwrap();
+        for (n, f) in names {
+            assert_eq!(h.get(f), Some(n.as_bytes()), "{n}");
+        }
+    }
+
+    #[test]
+    fn param_headers_are_kept_lowercase_and_joined() {
+        let mut h = head(
+            "/mcp",
+            &[
+                ("Mcp-Param-City", "Paris"),
+                ("mcp-param-", "no name"),
+                ("mcp-paraX-y", "other"),
+                ("MCP-PARAM-city", "Lyon"),
+                ("mcp-param-n", "1"),
+            ],
+        )
+        .unwrap();
+        let k = h.keep();
+        assert_eq!(
+            k.params,
+            vec![
+                (b"city".to_vec(), b"Paris, Lyon".to_vec()),
+                (b"n".to_vec(), b"1".to_vec()),
+            ]
+        );
+        assert!(h.keep().params.is_empty());
     }
 
     #[test]
@@ -230,6 +283,18 @@ mod tests {
             head("/mcp", &[("a b", "v")]).unwrap_err(),
             HeadError::Malformed
         );
+        for method in [&b"PO ST"[..], b"PO\x1fST", b"POST\x7f", b"POST\xff"] {
+            let r = Head::read(method, b"/mcp", Vec::<(&[u8], &[u8])>::new());
+            assert_eq!(r.unwrap_err(), HeadError::Malformed);
+        }
+        assert!(Head::read(b"!~", b"/mcp", Vec::<(&[u8], &[u8])>::new()).is_ok());
+        for name in ["a:b", "a\tb", "a\x7f", "\u{e9}"] {
+            assert_eq!(
+                head("/mcp", &[(name, "v")]).unwrap_err(),
+                HeadError::Malformed
+            );
+        }
+        assert!(head("/mcp", &[("!#$%&'*+-.^_`|~09AZaz", "v")]).is_ok());
         // "POST /mcp\r\n" (11 bytes) + "x: <value>\r\n": exactly at the limit, then one over.
         let at = "a".repeat(MAX_HEAD_BYTES - 11 - 5);
         assert!(head("/mcp", &[("x", &at)]).is_ok());
@@ -238,6 +303,16 @@ mod tests {
             head("/mcp", &[("x", &over)]).unwrap_err(),
             HeadError::TooLarge
         );
+        // Refused as soon as the count passes the limit, before later lines are looked at.
+        assert_eq!(
+            head("/mcp", &[("x", &over), ("a b", "v")]).unwrap_err(),
+            HeadError::TooLarge
+        );
+        // The request line alone counts: "POST <target>\r\n".
+        let target = format!("/{}", "a".repeat(MAX_HEAD_BYTES - 8));
+        assert!(head(&target, &[]).is_ok());
+        let target = format!("/{}", "a".repeat(MAX_HEAD_BYTES - 7));
+        assert_eq!(head(&target, &[]).unwrap_err(), HeadError::TooLarge);
     }
 
     #[test]
