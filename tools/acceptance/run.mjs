@@ -146,9 +146,20 @@ async function inConsumer(file, text) {
   return sh(await run(process.execPath, [path], { cwd: CONSUMER, timeoutMs: 30_000 }), file);
 }
 
+/** Entries that import an optional peer dependency: loaded only once the consumer installs it. */
+const PEERS = { './otel': '@opentelemetry/api' };
+
 for (const [sub] of ENTRIES) {
   const spec = sub === '.' ? NAME : `${NAME}/${sub.slice(2)}`;
-  await step(`import ${spec} from CommonJS and ESM: the same bindings`, async () => {
+  const peer = PEERS[sub];
+  await step(`import ${spec} from CommonJS and ESM: the same bindings${peer ? `, once its optional peer ${peer} is installed` : ''}`, async () => {
+    if (peer) {
+      // Without the peer the entry fails to load and names what is missing.
+      const without = await run(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(spec)})`], { cwd: CONSUMER, timeoutMs: 30_000 });
+      need(without.code !== 0 && without.stderr.includes(peer), `without ${peer}: exit ${without.code}, ${without.stderr.trim().slice(0, 300)}`);
+      const version = JSON.parse(readFileSync(join(ROOT, 'node_modules', ...peer.split('/'), 'package.json'), 'utf8')).version;
+      sh(await npm(['install', '--ignore-scripts', '--prefer-offline', '--no-save', `${peer}@${version}`], CONSUMER), `npm install ${peer}`);
+    }
     // One process loads both faces: the ESM wrapper re-exports the CommonJS objects, not copies.
     const r = await inConsumer(
       `entry-${sub === '.' ? 'root' : sub.slice(2)}.mjs`,
@@ -170,11 +181,13 @@ process.stdout.write(JSON.stringify({ same, names, cjsNames }));
   });
 }
 
+// The entries of the library itself; an entry over an optional peer exports no error class.
+const LIBRARY_ENTRIES = ENTRIES.filter(([sub]) => PEERS[sub] === undefined);
 const ERROR_CLASSES = ['PulseError', 'PulseConfigError', 'PulseCoreError', 'PulseRouterError', 'ManifestError', 'isPulseRouterError'];
 await step('the error classes: one identity across every entry, CommonJS and ESM', async () => {
   const r = await inConsumer('errors.mjs', `import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
-const specs = ${JSON.stringify(ENTRIES.map(([sub]) => (sub === '.' ? NAME : `${NAME}/${sub.slice(2)}`)))};
+const specs = ${JSON.stringify(LIBRARY_ENTRIES.map(([sub]) => (sub === '.' ? NAME : `${NAME}/${sub.slice(2)}`)))};
 const faces = [...specs.map((s) => require(s)), ...(await Promise.all(specs.map((s) => import(s))))];
 const root = faces[0];
 const differing = ${JSON.stringify(ERROR_CLASSES)}.filter((n) => typeof root[n] !== 'function' || faces.some((f) => f[n] !== root[n]));
@@ -184,7 +197,7 @@ process.stdout.write(JSON.stringify({ differing, caught }));
 `);
   const got = JSON.parse(r.stdout);
   need(got.differing.length === 0 && got.caught === true, JSON.stringify(got));
-  return `${ERROR_CLASSES.length} names × ${ENTRIES.length * 2} faces`;
+  return `${ERROR_CLASSES.length} names × ${LIBRARY_ENTRIES.length * 2} faces`;
 });
 
 await step('package.json and pulse_core.wasm resolve as exported', async () => {
