@@ -215,6 +215,12 @@ export interface McpHttpOptions {
   readonly serverCard?: boolean;
   /** OAuth 2.1 resource-server admission; without it the endpoint is unauthenticated. */
   readonly authorization?: McpAuthorizationOptions;
+  /**
+   * The Fastly Native build writes each request event as one JSON line to the Fastly log endpoint
+   * of this name (1 to 255 visible ASCII characters); off when absent. The Node and Fetch hosts
+   * ignore it: they publish the event on `node:diagnostics_channel`.
+   */
+  readonly fastlyLogEndpoint?: string;
   /** Where the core comes from; default: the embedded wasm, or its wasm2js form without WebAssembly. */
   readonly core?: McpCoreSource;
 }

@@ -121,6 +121,8 @@ export interface McpBindingOptions extends ContextOptions {
   readonly listCacheTtlMs?: number;
   readonly listCacheScope?: 'private' | 'public';
   readonly serverCard?: boolean;
+  /** The Fastly Native build's log endpoint for request events (`McpHttpOptions.fastlyLogEndpoint`); ignored elsewhere. */
+  readonly fastlyLogEndpoint?: string;
 }
 
 /** The Pulse request context `handle` receives; only `request` is read. */
@@ -156,6 +158,7 @@ const CORE_KEYS = [
   'listCacheTtlMs',
   'listCacheScope',
   'serverCard',
+  'fastlyLogEndpoint',
 ];
 /** Host adapter options the static binding does not have, and why. */
 const NOT_STATIC: Readonly<Record<string, string>> = {

@@ -243,7 +243,7 @@ describe('the static profile: an edge module exporting server = mcp({...})', () 
   }, 60_000);
 
   it.each([
-    ['an option the build does not read', "export const server = mcp({ router: tools, serverInfo: { name: 'p', version: '1' }, allowedOrigins: ['https://a.example'] });", 'the mcp() option allowedOrigins is not part of a built binding; a build reads router, serverInfo, legacyProtocol, limits'],
+    ['an option the build does not read', "export const server = mcp({ router: tools, serverInfo: { name: 'p', version: '1' }, allowedOrigins: ['https://a.example'] });", 'the mcp() option allowedOrigins is not part of a built binding; a build reads router, serverInfo, legacyProtocol, limits, fastlyLogEndpoint'],
     ['a computed option', "const n = () => 1024;\nexport const server = mcp({ router: tools, serverInfo: { name: 'p', version: '1' }, limits: { requestBytes: n() } });", 'a call of n; the lowerer runs no application code'],
     ['a server not made by mcp()', "const make = () => ({});\nexport const server = make();", 'exports server, but not as a call of mcp() from @pulse-compute/mcp/pulse binding its router'],
   ])('refuses %s', async (_what, line, message) => {

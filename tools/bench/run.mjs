@@ -334,11 +334,11 @@ function table(rows) {
 }
 
 const started = new Date();
-// e.g. "servers" while tuning the Node host, "viceroy" or "hops" for that extra file's rows alone; the
-// saved file says so
+// "servers" while tuning the Node host, or the name of one file of extra/ (viceroy, hops, telemetry…)
+// for its rows alone; the saved file says so
 const only = process.env.BENCH_ONLY;
-const EXTRA_ONLY = ['viceroy', 'hops'];
-if (only !== undefined && only !== 'servers' && !EXTRA_ONLY.includes(only)) throw new Error(`bench: BENCH_ONLY must be servers, ${EXTRA_ONLY.join(' or ')}, not ${only}`);
+const EXTRA_ONLY = readdirSync(join(ROOT, 'tools', 'bench', 'extra')).filter((f) => f.endsWith('.mjs')).map((f) => f.slice(0, -4));
+if (only !== undefined && only !== 'servers' && !EXTRA_ONLY.includes(only)) throw new Error(`bench: BENCH_ONLY must be servers or one of ${EXTRA_ONLY.join(', ')}, not ${only}`);
 const ctx = { durationSec: DURATION, connections: CONNECTIONS, rounds: ROUNDS, startServer, loadTest, cpuMs, peakRssMiB, root: ROOT, meta: META, headers: HEADERS };
 const rows = only === undefined ? await coreRows() : [];
 if (only === undefined || only === 'servers') rows.push(...(await discoverRows()), ...(await toolsRows()));
@@ -359,6 +359,8 @@ const targets = {
   'tools/call JavaScript, × bare req/s': { bound: 0.5, floor: true, measured: row(`${STATIC_LISTENER}, JavaScript tool`)?.ratios[BARE] },
   'tools/call static, × official SDK req/s': { bound: 5, floor: true, measured: row(`${STATIC_LISTENER}, static tool`)?.ratios[SDK] },
   'catalog-backed tool, × bare two-hop proxy req/s': { bound: 0.5, floor: true, measured: row('Pulse Node host, catalog-backed tool')?.ratio },
+  'request event, nothing subscribed, × no telemetry µs/request': { bound: 1.03, floor: false, measured: row('nothing subscribed')?.ratio },
+  'request event, a subscriber, × no telemetry µs/request': { bound: 1.1, floor: false, measured: row('no-op subscriber')?.ratio },
   'authorized, introspection cache warm, × unauthorized req/s': { bound: 0.8, floor: true, measured: row('Pulse Node host, catalog-backed tool, authorization, introspection cache warm')?.ratio },
   'edge Native main.wasm (bytes)': { bound: 300_000, floor: false, measured: row('Native main.wasm size')?.value },
   'Viceroy server/discover, × bare Compute req/s (32 connections)': { bound: 0.8, floor: true, measured: viceroyRatio('Viceroy server/discover') },

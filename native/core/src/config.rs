@@ -24,7 +24,7 @@ const CONFIG_DEPTH: u32 = 128;
 /// Room the response budget must leave above the request budget for echoed ids in errors.
 pub const RESPONSE_HEADROOM: usize = 512;
 
-const OPTION_KEYS: [&str; 19] = [
+const OPTION_KEYS: [&str; 20] = [
     "path",
     "allowedOrigins",
     "cors",
@@ -44,6 +44,7 @@ const OPTION_KEYS: [&str; 19] = [
     "authorization",
     "progress",
     "contentBlocks",
+    "fastlyLogEndpoint",
 ];
 /// Default freshness of list results and resource reads: five minutes.
 pub const DEFAULT_LIST_CACHE_TTL_MS: u64 = 300_000;
@@ -93,6 +94,9 @@ pub struct Config {
     /// `contentBlocks: true`: tools may return MCP content blocks (`content: true` in the
     /// manifest) instead of their typed text and `structuredContent`.
     pub content_blocks: bool,
+    /// `fastlyLogEndpoint`: the Fastly log endpoint the Native service writes each request event
+    /// to, one line per request; the Node and Fetch hosts ignore it.
+    pub log_endpoint: Option<String>,
 }
 
 /// The caching hints of list results and resource reads (`ttlMs`, `cacheScope`).
@@ -217,6 +221,7 @@ impl Config {
                 ),
                 true => Some(Cors::new(tools.as_ref())),
             };
+        let log_endpoint = parse_log_endpoint(present(root.get("fastlyLogEndpoint")))?;
         let list_cache = parse_list_cache(
             present(root.get("listCacheTtlMs")),
             present(root.get("listCacheScope")),
@@ -241,8 +246,32 @@ impl Config {
             authorization,
             progress,
             content_blocks,
+            log_endpoint,
         })
     }
+}
+
+/// The longest Fastly log endpoint name.
+const MAX_LOG_ENDPOINT_BYTES: usize = 255;
+
+/// A Fastly log endpoint name: visible ASCII, and none of the names Fastly keeps for itself
+/// (`endpoint_get` refuses them).
+fn parse_log_endpoint(v: Option<Value<'_>>) -> Result<Option<String>, ConfigError> {
+    let name = match v {
+        None => return Ok(None),
+        Some(Value::String(s)) => s.as_str().into_owned(),
+        Some(_) => String::new(),
+    };
+    let lower = name.to_ascii_lowercase();
+    let reserved = lower == "stdout" || lower == "stderr" || lower.starts_with("fst_managed_");
+    if name.is_empty()
+        || name.len() > MAX_LOG_ENDPOINT_BYTES
+        || !name.bytes().all(|b| (0x21..0x7f).contains(&b))
+        || reserved
+    {
+        return Err("fastlyLogEndpoint: must be the name of a Fastly log endpoint: 1 to 255 visible ASCII characters, not stdout, stderr or fst_managed_*".to_string());
+    }
+    Ok(Some(name))
 }
 
 /// A content tool in a configuration without `contentBlocks: true`. A valid tool name is plain
@@ -537,6 +566,36 @@ mod tests {
         );
         let nulls = Config::parse(br#"{"path":null,"allowedOrigins":null,"serverInfo":null,"limits":{"depth":null},"profile":null}"#).unwrap();
         assert_eq!(nulls.limits, Limits::DEFAULT);
+    }
+
+    #[test]
+    fn fastly_log_endpoint_is_a_visible_ascii_name() {
+        let name = |text: &str| Config::parse(text.as_bytes()).unwrap().log_endpoint;
+        assert_eq!(name("{}"), None);
+        assert_eq!(name(r#"{"fastlyLogEndpoint":null}"#), None);
+        assert_eq!(
+            name(r#"{"fastlyLogEndpoint":"pulse-events"}"#).as_deref(),
+            Some("pulse-events")
+        );
+        let longest = format!(r#"{{"fastlyLogEndpoint":"{}"}}"#, "e".repeat(255));
+        assert_eq!(name(&longest).map(|n| n.len()), Some(255));
+        let message = "fastlyLogEndpoint: must be the name of a Fastly log endpoint: 1 to 255 visible ASCII characters, not stdout, stderr or fst_managed_*";
+        for bad in [
+            r#""""#.to_string(),
+            format!(r#""{}""#, "e".repeat(256)),
+            r#""two words""#.to_string(),
+            r#""caf\u00e9""#.to_string(),
+            r#""tab\there""#.to_string(),
+            r#""STDOUT""#.to_string(),
+            r#""stderr""#.to_string(),
+            r#""fst_managed_x""#.to_string(),
+            "true".to_string(),
+            r#"["events"]"#.to_string(),
+        ] {
+            let cfg = format!(r#"{{"fastlyLogEndpoint":{}}}"#, bad);
+            assert_eq!(err(&cfg), message, "{cfg}");
+            assert_well_formed(message);
+        }
     }
 
     #[test]

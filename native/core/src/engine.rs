@@ -135,6 +135,11 @@ impl Engine {
         }
     }
 
+    /// The Fastly log endpoint the Native service writes request events to (`fastlyLogEndpoint`).
+    pub fn log_endpoint(&self) -> Option<&str> {
+        self.inner.config.log_endpoint.as_deref()
+    }
+
     pub fn limits(&self) -> &Limits {
         &self.inner.config.limits
     }

@@ -128,6 +128,18 @@ mod raw {
         ) -> u32;
     }
 
+    #[link(wasm_import_module = "fastly_log")]
+    extern "C" {
+        pub fn endpoint_get(name: *const u8, name_len: usize, endpoint_out: *mut Handle) -> u32;
+        #[link_name = "write"]
+        pub fn log_write(
+            endpoint: Handle,
+            msg: *const u8,
+            msg_len: usize,
+            nwritten_out: *mut usize,
+        ) -> u32;
+    }
+
     #[link(wasm_import_module = "fastly_async_io")]
     extern "C" {
         pub fn select(
@@ -369,6 +381,21 @@ pub fn is_ready(handle: Handle) -> Result<bool, Status> {
     // SAFETY: plain value argument; valid out-pointer.
     check(unsafe { raw::is_ready(handle, &mut done) })?;
     Ok(done != 0)
+}
+
+/// The log endpoint named `name` (Viceroy opens any name; Fastly, the service's configured ones).
+pub fn log_endpoint(name: &str) -> Result<Handle, Status> {
+    let mut h = INVALID;
+    // SAFETY: the name is a live `&str` for the call; valid out-pointer.
+    check(unsafe { raw::endpoint_get(name.as_ptr(), name.len(), &mut h) })?;
+    Ok(h)
+}
+
+/// Writes one log entry: each call is one line at the endpoint, its framing the platform's.
+pub fn log_write(endpoint: Handle, msg: &[u8]) -> Result<(), Status> {
+    let mut n = 0usize;
+    // SAFETY: `msg` is a live slice for the call; valid out-pointer.
+    check(unsafe { raw::log_write(endpoint, msg.as_ptr(), msg.len(), &mut n) })
 }
 
 /// The core cache (`fastly_cache`, non-transactional `lookup` and `insert`), for the introspection

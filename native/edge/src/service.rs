@@ -7,6 +7,7 @@ use pulse_core::authorization::INTROSPECTION_MAX_BYTES;
 use pulse_core::config::Secret;
 use pulse_core::driver::{self, BodyRead, HostIo, HttpRead};
 use pulse_core::effect::CacheEntry;
+use pulse_core::event::Timings;
 use pulse_core::{Engine, HandlerEffect, HttpEffect, HttpFailure, Reply};
 
 use crate::fastly::{self, Handle};
@@ -65,6 +66,7 @@ pub fn run(config: &[u8]) {
                 started,
                 clock: 0.0,
                 body,
+                log: engine.log_endpoint(),
             };
             driver::drive(engine, &mut io, &method, &target, lines)
         }
@@ -101,16 +103,18 @@ fn wait_ms(ms: f64) -> u32 {
     ms.min(MAX_WAIT_MS).ceil().max(1.0) as u32
 }
 
-struct Compute {
+struct Compute<'a> {
     started: Instant,
     /// Milliseconds since `started` at the last reading. Each reading is a hostcall, so the clock is
     /// read around timed waits only (`ready_by`), where time passes; between them the guest runs
     /// for microseconds, which no deadline in milliseconds can tell apart.
     clock: f64,
     body: Handle,
+    /// `fastlyLogEndpoint`: where the request event goes.
+    log: Option<&'a str>,
 }
 
-impl Compute {
+impl Compute<'_> {
     fn read_clock(&mut self) -> f64 {
         self.clock = self.started.elapsed().as_secs_f64() * 1000.0;
         self.clock
@@ -137,7 +141,7 @@ impl Compute {
     }
 }
 
-impl HostIo for Compute {
+impl HostIo for Compute<'_> {
     fn now(&mut self) -> f64 {
         self.clock
     }
@@ -230,6 +234,29 @@ impl HostIo for Compute {
     fn cache_store(&mut self, entry: &CacheEntry) {
         // Not kept: the next request asks the issuer again.
         let _ = fastly::cache_insert(entry.key.as_bytes(), &entry.value, entry.ttl_ms);
+    }
+
+    fn observing(&mut self) -> bool {
+        self.log.is_some()
+    }
+
+    /// One write, one line: the event is one JSON object with no raw newline in it. A failure to
+    /// log is dropped: the reply is the same either way.
+    fn event(&mut self, core: &[u8], timings: &Timings) {
+        let name = match self.log {
+            Some(n) => n,
+            None => return,
+        };
+        // The clock is read around waits only; one reading now gives the whole request its time.
+        let timings = Timings {
+            total_ms: self.read_clock().max(timings.total_ms),
+            ..*timings
+        };
+        let mut line = Vec::with_capacity(core.len() + 128);
+        timings.complete(core, "fastly-native", &mut line);
+        if let Ok(endpoint) = fastly::log_endpoint(name) {
+            let _ = fastly::log_write(endpoint, &line);
+        }
     }
 }
 
