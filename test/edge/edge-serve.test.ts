@@ -4,12 +4,12 @@
 // bin/main.wasm first when it is missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureViceroy } from '../../scripts/viceroy.mjs';
 import { envelope, modernHeaders, SERVER_INFO } from '../support/fixtures';
+import { freePort } from '../support/ports';
 
 const ROOT = resolve(__dirname, '..', '..');
 const FASTLY = join(ROOT, 'node_modules', '@fastly', 'cli-linux-x64', 'fastly');
@@ -25,16 +25,6 @@ for (const [runtime, viceroyPath] of [
     let home = '';
     let output = '';
 
-    function freePort(): Promise<number> {
-      return new Promise((ok, fail) => {
-        const s = createServer();
-        s.once('error', fail);
-        s.listen(0, '127.0.0.1', () => {
-          const p = (s.address() as { port: number }).port;
-          s.close(() => ok(p));
-        });
-      });
-    }
 
     async function waitForPort(deadlineMs: number): Promise<void> {
       const until = Date.now() + deadlineMs;

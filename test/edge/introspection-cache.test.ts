@@ -5,12 +5,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureViceroy } from '../../scripts/viceroy.mjs';
 import { envelope, modernHeaders } from '../support/fixtures';
+import { freePort } from '../support/ports';
 
 const ROOT = resolve(__dirname, '..', '..');
 const NATIVE = join(ROOT, 'native');
@@ -25,16 +26,6 @@ let viceroy: ChildProcess | undefined;
 let port = 0;
 let output = '';
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => ok(p));
-    });
-  });
-}
 
 beforeAll(async () => {
   issuer = http.createServer((req, res) => {

@@ -3,7 +3,6 @@
 // stdout as `<endpoint> :: <message>`. Built without the option, the same requests log nothing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { EDGE_MODULE } from '../../scripts/edge-build.mjs';
 import { configFor } from '../../scripts/edge-lib.mjs';
 import { ensureViceroy } from '../../scripts/viceroy.mjs';
 import { envelope, modernHeaders } from '../support/fixtures';
+import { freePort } from '../support/ports';
 
 const ROOT = resolve(__dirname, '..', '..');
 const TARGET = join(ROOT, 'native', 'target', 'edge-request-log');
@@ -27,16 +27,6 @@ interface Served {
 const logging: Served = { port: 0, output: '' };
 const silent: Served = { port: 0, output: '' };
 
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => ok(p));
-    });
-  });
-}
 
 /**
  * `buildNative` (cargo, Wizer, wasm-opt) in a child process: a build that blocked this worker for

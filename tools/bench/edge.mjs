@@ -38,7 +38,7 @@ function instantiateMedian(bytes, n) {
 }
 
 /** Bytes of the code and data sections (the data is what every instantiation copies). */
-function sectionSizes(bytes) {
+export function sectionSizes(bytes) {
   const sizes = { code: 0, data: 0 };
   let at = 8;
   const leb = () => {

@@ -96,38 +96,62 @@ pub fn parse_message(e: &JsonError) -> &'static str {
     }
 }
 
+/// Every fixed message above with the name of its constant: the request event reports a refusal
+/// by that name, lowercased.
+macro_rules! named {
+    ($($name:ident),* $(,)?) => {
+        pub const MESSAGES: &[(&str, &str)] = &[$(($name, stringify!($name))),*];
+    };
+}
+
+named![
+    BODY_TOO_LARGE,
+    BODY_INTERRUPTED,
+    CALL_INTERRUPTED,
+    MALFORMED_FRAMING,
+    RESPONSE_TOO_LARGE,
+    INTERNAL,
+    TOOL_RESULT_TOO_LARGE,
+    BATCH,
+    NOT_OBJECT,
+    CLIENT_RESPONSE,
+    BAD_JSONRPC,
+    BAD_MEMBER,
+    BAD_ID,
+    BAD_METHOD,
+    PARAMS_NOT_OBJECT,
+    PARAMS_ARRAY,
+    NO_VERSION_HEADER,
+    HEADERS_MISSING,
+    NAME_MISSING,
+    HEADERS_DISAGREE,
+    NAME_MALFORMED,
+    NAME_DISAGREES,
+    PARAM_HEADER_MISMATCH,
+    META_MISSING,
+    LIST_PARAMS,
+    URI_NOT_STRING,
+    RESOURCE_NOT_FOUND,
+    UNKNOWN_PROMPT,
+    PROMPT_ARGUMENTS,
+    PROMPT_ARGUMENT_MISSING,
+    COMPLETION_PARAMS,
+    STATE_INVALID,
+    INPUT_RESPONSES,
+    CAPABILITY_MISSING,
+    COMPLETION_REF,
+    ARGUMENTS_NOT_OBJECT,
+    NAME_NOT_STRING,
+    INIT_PARAMS,
+    UNSUPPORTED,
+    NOT_FOUND,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const ALL: [&str; 31] = [
-        BODY_TOO_LARGE,
-        BODY_INTERRUPTED,
-        CALL_INTERRUPTED,
-        RESPONSE_TOO_LARGE,
-        TOOL_RESULT_TOO_LARGE,
-        BATCH,
-        NOT_OBJECT,
-        CLIENT_RESPONSE,
-        BAD_JSONRPC,
-        BAD_MEMBER,
-        BAD_ID,
-        BAD_METHOD,
-        PARAMS_NOT_OBJECT,
-        PARAMS_ARRAY,
-        NO_VERSION_HEADER,
-        HEADERS_MISSING,
-        NAME_MISSING,
-        HEADERS_DISAGREE,
-        NAME_MALFORMED,
-        NAME_DISAGREES,
-        META_MISSING,
-        LIST_PARAMS,
-        ARGUMENTS_NOT_OBJECT,
-        NAME_NOT_STRING,
-        INIT_PARAMS,
-        UNSUPPORTED,
-        NOT_FOUND,
+    const PARSE_MESSAGES: [&str; 4] = [
         "Parse error: invalid JSON",
         "Parse error: nesting too deep",
         "Parse error: trailing data",
@@ -136,7 +160,7 @@ mod tests {
 
     #[test]
     fn messages_are_safe_to_write_verbatim() {
-        for m in ALL {
+        for m in MESSAGES.iter().map(|(m, _)| *m).chain(PARSE_MESSAGES) {
             assert!(!m.is_empty());
             assert!(
                 m.bytes()

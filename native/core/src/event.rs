@@ -255,63 +255,13 @@ impl Outcome {
     }
 }
 
-/// The refusal kinds of the fixed messages: the lowercase name of each message's constant.
-macro_rules! kinds {
-    ($($name:ident),* $(,)?) => {
-        const KINDS: &[(&str, &str)] = &[$((errors::$name, stringify!($name))),*];
-    };
-}
-
-kinds![
-    BODY_TOO_LARGE,
-    BODY_INTERRUPTED,
-    CALL_INTERRUPTED,
-    MALFORMED_FRAMING,
-    RESPONSE_TOO_LARGE,
-    INTERNAL,
-    TOOL_RESULT_TOO_LARGE,
-    BATCH,
-    NOT_OBJECT,
-    CLIENT_RESPONSE,
-    BAD_JSONRPC,
-    BAD_MEMBER,
-    BAD_ID,
-    BAD_METHOD,
-    PARAMS_NOT_OBJECT,
-    PARAMS_ARRAY,
-    NO_VERSION_HEADER,
-    HEADERS_MISSING,
-    NAME_MISSING,
-    HEADERS_DISAGREE,
-    NAME_MALFORMED,
-    NAME_DISAGREES,
-    PARAM_HEADER_MISMATCH,
-    META_MISSING,
-    LIST_PARAMS,
-    URI_NOT_STRING,
-    RESOURCE_NOT_FOUND,
-    UNKNOWN_PROMPT,
-    PROMPT_ARGUMENTS,
-    PROMPT_ARGUMENT_MISSING,
-    COMPLETION_PARAMS,
-    STATE_INVALID,
-    INPUT_RESPONSES,
-    CAPABILITY_MISSING,
-    COMPLETION_REF,
-    ARGUMENTS_NOT_OBJECT,
-    NAME_NOT_STRING,
-    INIT_PARAMS,
-    UNSUPPORTED,
-    NOT_FOUND,
-];
-
 /// The kind of a JSON-RPC error: its fixed message's name, `parse_error` for any `-32700`, else
 /// the code's name.
 fn message_kind(message: &str, code: Option<i64>) -> String {
     if code == Some(i64::from(errors::PARSE_ERROR)) {
         return "parse_error".to_string();
     }
-    match KINDS.iter().find(|(m, _)| *m == message) {
+    match errors::MESSAGES.iter().find(|(m, _)| *m == message) {
         Some((_, name)) => name.to_ascii_lowercase(),
         None => code_kind(code),
     }
@@ -406,8 +356,13 @@ mod tests {
 
     #[test]
     fn every_kind_is_distinct() {
-        for (i, (m, k)) in KINDS.iter().enumerate() {
-            assert!(KINDS[i + 1..].iter().all(|(n, l)| m != n && k != l), "{k}");
+        for (i, (m, k)) in errors::MESSAGES.iter().enumerate() {
+            assert!(
+                errors::MESSAGES[i + 1..]
+                    .iter()
+                    .all(|(n, l)| m != n && k != l),
+                "{k}"
+            );
         }
     }
 

@@ -16,24 +16,14 @@
 // the same alternating rounds: a change to the Native service measured against its predecessor.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { freePort } from '../../qualify/lib.mjs';
+import { sectionSizes } from '../edge.mjs';
 
 const CONNECTIONS = Number(process.env.BENCH_VICEROY_CONNECTIONS ?? 32);
 if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`bench: BENCH_VICEROY_CONNECTIONS must be a positive integer, not ${process.env.BENCH_VICEROY_CONNECTIONS}`);
 export const BARE = 'bare Compute service (fixed JSON)';
-
-function freePort() {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => done(port));
-    });
-  });
-}
 
 const hash = (...parts) => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 16);
 
@@ -74,26 +64,6 @@ async function buildModule(root, work, module) {
   return out;
 }
 
-/** Bytes of a module's data section: what every instantiation copies into linear memory. */
-function dataSection(bytes) {
-  let at = 8;
-  const leb = () => {
-    let value = 0;
-    for (let shift = 0; ; shift += 7) {
-      const b = bytes[at++];
-      value += (b & 0x7f) * 2 ** shift;
-      if (b < 0x80) return value;
-    }
-  };
-  while (at < bytes.length) {
-    const id = bytes[at++];
-    const size = leb();
-    if (id === 11) return size;
-    at += size;
-  }
-  return 0;
-}
-
 async function serve(root, wasm, toml) {
   const { startViceroy } = await import(join(root, 'scripts', 'viceroy.mjs'));
   const port = await freePort();
@@ -108,7 +78,7 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
   mkdirSync(work, { recursive: true });
   const bare = buildBare(root, work);
   // The profile's first question: how much of a request is the copy of the snapshot's data.
-  const snapshotBytes = dataSection(readFileSync(deployed));
+  const snapshotBytes = sectionSizes(readFileSync(deployed)).data;
   const bareWithData = buildBare(root, work, snapshotBytes);
   const WITH_DATA = `bare Compute service + ${snapshotBytes} B data segment`;
   const staticWasm = await buildModule(root, work, 'tools/bench/edge/static.mjs');
