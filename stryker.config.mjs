@@ -5,9 +5,12 @@
 const TESTS = {
   'src/core/driver.ts': [
     'test/core/driver-cases.test.ts',
+    'test/core/driver-boundaries.test.ts',
     'test/core/handler-deadline.test.ts',
     'test/core/internal-failure.test.ts',
     'test/hosts/http-effect.test.ts',
+    'test/authorization/cache.test.ts',
+    'test/telemetry/events.test.ts',
   ],
   'src/options.ts': ['test/hosts/options.test.ts', 'test/hosts/static-binding.test.ts'],
   'src/adapter/': [
