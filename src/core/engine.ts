@@ -531,11 +531,9 @@ export class CoreRequest {
     if (!this.live()) return undefined;
     try {
       if (this.core.pulse_request_cache_entry(this.req) >>> 0 !== 1) return undefined;
-      const ptr = this.core.pulse_output_ptr(this.req) >>> 0;
-      const len = this.core.pulse_output_len(this.req) >>> 0;
-      const memory = memoryOf(this.core);
-      if (ptr + len > memory.length) return undefined;
-      const e = JSON.parse(decoder.decode(memory.subarray(ptr, ptr + len))) as CacheEntry;
+      const text = this.outputText();
+      if (text === undefined) return undefined;
+      const e = JSON.parse(text) as CacheEntry;
       return typeof e.key === 'string' && typeof e.ttlMs === 'number' && typeof e.value === 'string' ? e : undefined;
     } catch {
       this.engine.poison(this.generation);
@@ -594,14 +592,19 @@ export class CoreRequest {
     if (!this.live()) return undefined;
     try {
       if (this.core.pulse_request_event(this.req) >>> 0 !== 1) return undefined;
-      const ptr = this.core.pulse_output_ptr(this.req) >>> 0;
-      const len = this.core.pulse_output_len(this.req) >>> 0;
-      const memory = memoryOf(this.core);
-      return ptr + len > memory.length ? undefined : decoder.decode(memory.subarray(ptr, ptr + len));
+      return this.outputText();
     } catch {
       this.engine.poison(this.generation);
       return undefined;
     }
+  }
+
+  /** The request's output as UTF-8 text, `undefined` when it lies outside memory; throws as the core does. */
+  private outputText(): string | undefined {
+    const ptr = this.core.pulse_output_ptr(this.req) >>> 0;
+    const len = this.core.pulse_output_len(this.req) >>> 0;
+    const memory = memoryOf(this.core);
+    return ptr + len > memory.length ? undefined : decoder.decode(memory.subarray(ptr, ptr + len));
   }
 
   free(): void {
