@@ -9,7 +9,8 @@
 //   --rust-only / --ts-only
 //   --dir D            mutate the tree of checkout D (for instance a `git worktree` of HEAD) instead
 //                      of this one; its native/ and spec/ are copied to .test-results/mutants/tree
-//                      first, so files edited meanwhile never reach a run. StrykerJS always runs
+//                      first, so files edited meanwhile never reach a run (runs from different
+//                      checkouts can go at once: each has its own copy). StrykerJS always runs
 //                      from this checkout, which it copies to its own sandbox (.stryker-tmp) first
 //   --survivors        re-test only the Rust survivors of the last run of these files (after adding
 //                      tests: a killed mutant stays killed when tests are only added)
@@ -33,7 +34,6 @@ const TOOLS = join(ROOT, '.tools', 'cargo-mutants');
 const CARGO_MUTANTS = join(TOOLS, 'bin', 'cargo-mutants');
 const RUSTUP_BIN = join(homedir(), '.cargo', 'bin');
 const RESULTS = join(ROOT, '.test-results');
-const SCRATCH = join(RESULTS, 'mutants');
 const EQUIVALENT = join(ROOT, 'spec', 'mutants-equivalent.json');
 const BAR = 0.9;
 
@@ -71,6 +71,8 @@ const tsOnly = argv.includes('--ts-only');
 if (rustOnly && tsOnly) fail('--rust-only and --ts-only exclude each other');
 const source = resolve(arg('--dir') ?? ROOT);
 if (!existsSync(join(source, 'native', 'core', 'Cargo.toml'))) fail(`--dir ${source} is not a checkout of this repository`);
+// One scratch area per source checkout, so that runs from two worktrees can go side by side.
+const SCRATCH = join(RESULTS, 'mutants', source === ROOT ? 'self' : basename(source));
 const timeout = arg('--timeout');
 const niceness = arg('--nice') ?? '15';
 for (const [name, v] of [['--timeout', timeout], ['--nice', niceness]]) {
