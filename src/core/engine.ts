@@ -6,6 +6,7 @@
  */
 import { PulseConfigError, PulseCoreError } from '../errors';
 import type { McpCoreSource } from '../options';
+import type { CoreEvent } from '../telemetry/channel';
 import type { CoreExports } from './exports';
 import { instantiateCore } from './loader';
 
@@ -173,6 +174,76 @@ function decodeReply(memory: Uint8Array, start: number, end: number, copy: CopyO
   return { kind: 'respond', status: head.status, headers: head.headers, body: copy(memory.subarray(blank + 4, end)), close: head.close };
 }
 
+function utf8Text(m: Uint8Array, start: number, end: number): string {
+  return decoder.decode(m.subarray(start, end));
+}
+
+/** Bytes of the event record's fixed part: twelve `u32` words (`record::event`). */
+const EVENT_FIXED = 48;
+const NULL_LENGTH = 0xffffffff;
+
+function u32At(m: Uint8Array, at: number): number {
+  return (m[at]! | (m[at + 1]! << 8) | (m[at + 2]! << 16) | (m[at + 3]! << 24)) >>> 0;
+}
+
+/** UTF-8 text; the event's short ASCII strings are built without a decoder call. */
+function eventText(m: Uint8Array, start: number, end: number): string {
+  if (end - start <= 64) {
+    let s = '';
+    for (let i = start; i < end; i++) {
+      const c = m[i]!;
+      if (c > 0x7f) return decoder.decode(m.subarray(start, end));
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+  return decoder.decode(m.subarray(start, end));
+}
+
+/**
+ * Reads the event record (docs/contracts.md#records) at `memory[start, end)` exactly as `record.rs`
+ * writes it; `undefined` when it is not one.
+ */
+function decodeEvent(m: Uint8Array, start: number, end: number): CoreEvent | undefined {
+  if (end - start < EVENT_FIXED) return undefined;
+  let at = start + EVENT_FIXED;
+  let broken = false;
+  const text = (i: number): string | null => {
+    const len = u32At(m, start + 20 + 4 * i);
+    if (len === NULL_LENGTH) return null;
+    const from = at;
+    at += len;
+    if (at > end) {
+      broken = true;
+      return null;
+    }
+    return eventText(m, from, at);
+  };
+  const flags = u32At(m, start + 8);
+  const method = text(0);
+  const name = text(1);
+  const refusal = text(2);
+  const protocolVersion = text(3);
+  const sub = text(4);
+  const traceparent = text(5);
+  const tracestate = text(6);
+  if (broken || at !== end) return undefined;
+  return {
+    method,
+    name,
+    status: u32At(m, start),
+    code: (flags & 1) !== 0 ? u32At(m, start + 4) | 0 : null,
+    isError: (flags & 2) !== 0 ? (flags & 4) !== 0 : null,
+    refusal,
+    bytesIn: u32At(m, start + 12),
+    bytesOut: u32At(m, start + 16),
+    protocolVersion,
+    sub,
+    traceparent,
+    tracestate,
+  };
+}
+
 /**
  * The last head decoded, its bytes and what they say: replies repeat their heads (a 200 with the
  * same two headers, most of the time), and comparing bytes costs less than finding the blank line
@@ -318,15 +389,15 @@ export class Engine {
     }
   }
 
-  /** The request event of `fault`'s reply as JSON text (native/core/src/event.rs); `undefined` when the core has none. */
-  faultEvent(kind: HostFault): string | undefined {
+  /** The request event of `fault`'s reply (native/core/src/event.rs); `undefined` when the core has none. */
+  faultEvent(kind: HostFault): CoreEvent | undefined {
     if (this.poisoned) return undefined;
     try {
       if (this.core.pulse_engine_fault_event(this.handle, FAULT_CODES[kind]) >>> 0 !== 1) return undefined;
       const ptr = this.core.pulse_check_output_ptr() >>> 0;
       const len = this.core.pulse_check_output_len() >>> 0;
       const memory = memoryOf(this.core);
-      return ptr + len > memory.length ? undefined : decoder.decode(memory.subarray(ptr, ptr + len));
+      return ptr + len > memory.length ? undefined : decodeEvent(memory, ptr, ptr + len);
     } catch {
       this.poison(this.generation);
       return undefined;
@@ -531,7 +602,7 @@ export class CoreRequest {
     if (!this.live()) return undefined;
     try {
       if (this.core.pulse_request_cache_entry(this.req) >>> 0 !== 1) return undefined;
-      const text = this.outputText();
+      const text = this.readOutput(utf8Text);
       if (text === undefined) return undefined;
       const e = JSON.parse(text) as CacheEntry;
       return typeof e.key === 'string' && typeof e.ttlMs === 'number' && typeof e.value === 'string' ? e : undefined;
@@ -587,24 +658,24 @@ export class CoreRequest {
     }
   }
 
-  /** The finished request's event as JSON text (native/core/src/event.rs); `undefined` when the core has none. */
-  event(): string | undefined {
+  /** The finished request's event (native/core/src/event.rs); `undefined` when the core has none. */
+  event(): CoreEvent | undefined {
     if (!this.live()) return undefined;
     try {
       if (this.core.pulse_request_event(this.req) >>> 0 !== 1) return undefined;
-      return this.outputText();
+      return this.readOutput(decodeEvent);
     } catch {
       this.engine.poison(this.generation);
       return undefined;
     }
   }
 
-  /** The request's output as UTF-8 text, `undefined` when it lies outside memory; throws as the core does. */
-  private outputText(): string | undefined {
+  /** Reads the request's output with `read`, `undefined` when it lies outside memory; throws as the core does. */
+  private readOutput<T>(read: (memory: Uint8Array, start: number, end: number) => T): T | undefined {
     const ptr = this.core.pulse_output_ptr(this.req) >>> 0;
     const len = this.core.pulse_output_len(this.req) >>> 0;
     const memory = memoryOf(this.core);
-    return ptr + len > memory.length ? undefined : decoder.decode(memory.subarray(ptr, ptr + len));
+    return ptr + len > memory.length ? undefined : read(memory, ptr, ptr + len);
   }
 
   free(): void {

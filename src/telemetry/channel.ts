@@ -48,6 +48,9 @@ export interface McpRequestEvent {
   readonly target: string;
 }
 
+/** The event's fields the core decides; the host adds its timings and target. */
+export type CoreEvent = Omit<McpRequestEvent, 'bodyMs' | 'effectsMs' | 'coreMs' | 'totalMs' | 'target'>;
+
 interface Channel {
   readonly hasSubscribers: boolean;
   publish(message: unknown): void;
@@ -98,15 +101,43 @@ export interface Timings {
 export const NO_TIMINGS: Timings = Object.freeze({ bodyMs: 0, effectsMs: 0, totalMs: 0 });
 
 /** The core's part when it has none (its instance broke): the host's own 500. */
-const INTERNAL = '{"method":null,"name":null,"status":500,"code":-32603,"isError":null,"refusal":"internal","bytesIn":0,"bytesOut":0,"protocolVersion":null,"sub":null,"traceparent":null,"tracestate":null}';
+const INTERNAL: CoreEvent = Object.freeze({
+  method: null,
+  name: null,
+  status: 500,
+  code: -32603,
+  isError: null,
+  refusal: 'internal',
+  bytesIn: 0,
+  bytesOut: 0,
+  protocolVersion: null,
+  sub: null,
+  traceparent: null,
+  tracestate: null,
+});
 
-/** Publishes one request's event: the core's JSON completed with the host's timings and target. */
-export function publishRequest(channel: Channel, core: string | undefined, t: Timings): void {
-  const event = JSON.parse(core ?? INTERNAL) as Record<string, unknown>;
-  event.bodyMs = t.bodyMs;
-  event.effectsMs = t.effectsMs;
-  event.coreMs = Math.max(0, t.totalMs - t.bodyMs - t.effectsMs);
-  event.totalMs = t.totalMs;
-  event.target = target ??= detectTarget();
+/** Publishes one request's event: the core's fields completed with the host's timings and target. */
+export function publishRequest(channel: Channel, core: CoreEvent | undefined, t: Timings): void {
+  const c = core ?? INTERNAL;
+  // One literal, every member in the documented order: every event has the same shape.
+  const event: McpRequestEvent = {
+    method: c.method,
+    name: c.name,
+    status: c.status,
+    code: c.code,
+    isError: c.isError,
+    refusal: c.refusal,
+    bytesIn: c.bytesIn,
+    bytesOut: c.bytesOut,
+    protocolVersion: c.protocolVersion,
+    sub: c.sub,
+    traceparent: c.traceparent,
+    tracestate: c.tracestate,
+    bodyMs: t.bodyMs,
+    effectsMs: t.effectsMs,
+    coreMs: Math.max(0, t.totalMs - t.bodyMs - t.effectsMs),
+    totalMs: t.totalMs,
+    target: (target ??= detectTarget()),
+  };
   channel.publish(Object.freeze(event));
 }

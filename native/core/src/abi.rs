@@ -294,7 +294,7 @@ pub extern "C" fn pulse_engine_fault(engine: u32, fault: u32) -> u32 {
     })
 }
 
-/// The request event (`event.rs`) of the reply `pulse_engine_fault` gives for `fault`: what a host
+/// The request event (`record::event`) of the reply `pulse_engine_fault` gives for `fault`: what a host
 /// publishes for a request its own parser refused. Output as `pulse_check_output_*`. Returns 1, or
 /// 0 for an unknown engine or fault code.
 #[no_mangle]
@@ -303,7 +303,7 @@ pub extern "C" fn pulse_engine_fault_event(engine: u32, fault: u32) -> u32 {
         h.check_output.clear();
         match (h.engines.get(engine), Fault::from_code(fault)) {
             (Some(e), Some(f)) => {
-                Trail::default().write(&e.fault(f), &mut h.check_output);
+                record::event(&mut h.check_output, &Trail::default().fields(&e.fault(f)));
                 1
             }
             _ => 0,
@@ -529,7 +529,7 @@ pub extern "C" fn pulse_request_timeout_ms(req: u32, now: f64) -> f64 {
     })
 }
 
-/// Puts the finished request's event JSON (`event.rs`) in its output; `1` written, `0` when the
+/// Puts the finished request's event (`record::event`) in its output; `1` written, `0` when the
 /// handle is unknown or the request is not finished.
 #[no_mangle]
 pub extern "C" fn pulse_request_event(req: u32) -> u32 {
@@ -537,7 +537,13 @@ pub extern "C" fn pulse_request_event(req: u32) -> u32 {
         None => 0,
         Some(open) => {
             open.output.clear();
-            u32::from(open.request.event(&mut open.output))
+            match open.request.event_fields() {
+                Some(f) => {
+                    record::event(&mut open.output, &f);
+                    1
+                }
+                None => 0,
+            }
         }
     })
 }

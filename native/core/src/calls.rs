@@ -4,7 +4,7 @@ use crate::errors::{self, RpcError, INVALID_PARAMS};
 use crate::fragments::Fragments;
 use crate::json::{write, Object, Str, Value};
 use crate::limits::Limits;
-use crate::reply::{result_prefix, Reply, Timing};
+use crate::reply::{result_prefix, Note, Reply, Timing};
 use crate::tools::ToolResult;
 
 /// `tools/list` takes nothing but `_meta` (no pagination, so a cursor is refused).
@@ -93,6 +93,9 @@ pub fn frame(r: &ToolResult, id: &[u8], legacy: bool, frags: &Fragments, limits:
         );
     }
     out.push(b'}');
+    reply.note = Note::Result {
+        is_error: Some(r.is_error),
+    };
     reply.within(limits.response_bytes, Some(id))
 }
 

@@ -34,7 +34,7 @@ use crate::envelope::{self, meta, Envelope, PROTOCOL_VERSION_KEY};
 use crate::errors::{
     self, RpcError, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR,
 };
-use crate::event::Trail;
+use crate::event::{Fields, Trail};
 use crate::fragments::Fragments;
 use crate::head::{Head, HeadError, Kept};
 use crate::json::{JsonError, Parser, Value};
@@ -317,13 +317,17 @@ impl Request {
 
     /// The request event (`event.rs`) once the request is finished: the reply's outcome, or the
     /// host's own 500 after misuse.
-    pub fn event(&self, out: &mut Vec<u8>) -> bool {
+    pub fn event_fields(&self) -> Option<Fields<'_>> {
         match &self.state {
-            State::Done(reply) => self.trail.write(reply, out),
-            State::Misused => self.trail.write(&Reply::internal_error(), out),
-            _ => return false,
+            State::Done(reply) => Some(self.trail.fields(reply)),
+            State::Misused => Some(self.trail.fields(&Reply::internal_error())),
+            _ => None,
         }
-        true
+    }
+
+    /// [`Request::event_fields`] as one JSON object in `out`; `false` before the request is finished.
+    pub fn event(&self, out: &mut Vec<u8>) -> bool {
+        self.event_fields().map(|f| f.write(out)).is_some()
     }
 
     /// The entry the host keeps after the introspection it performed, once: the driver asks right

@@ -2,9 +2,10 @@
 //! (telemetry). The core decides every field it can know; the host adds the timings (the core has
 //! no clock) and its target.
 //!
-//! What the request says is noted while it runs ([`Trail`]); the outcome is read back from the
-//! reply the core decided, only when the host asks ([`Trail::write`]), so a host that publishes
-//! nothing pays for a few lookups only. The event never carries tokens, secrets, header values,
+//! What the request says is noted while it runs ([`Trail`]); the outcome is what the core noted as
+//! it wrote the reply (`reply::Note`), read back from the reply only where it wrote none (an OAuth
+//! refusal, a result it passed through), and only when the host asks ([`Trail::fields`]), so a
+//! host that publishes nothing pays for a few lookups only. The event never carries tokens, secrets, header values,
 //! argument or result values: only the method, the tool/prompt name or resource URI, the outcome,
 //! sizes, the protocol revision, the principal's `sub` and validated W3C trace context.
 use crate::authorization::Grant;
@@ -12,7 +13,7 @@ use crate::envelope::{meta, PROTOCOL_VERSION_KEY};
 use crate::errors;
 use crate::head::Kept;
 use crate::json::{self, write, Object, Value};
-use crate::reply::Reply;
+use crate::reply::{Note, Reply};
 
 /// Longest method, name or URI the event carries; a longer one is left out (it is client input).
 const MAX_NAME_BYTES: usize = 256;
@@ -124,41 +125,83 @@ impl Trail {
             .filter(|s| is_tracestate(s));
     }
 
-    /// The event of a request that ended with `reply` (the host's own 500 for misuse): one JSON
-    /// object, every member always present (`null` when it does not apply).
-    pub fn write(&self, reply: &Reply, out: &mut Vec<u8>) {
+    /// The event of a request that ended with `reply` (the host's own 500 for misuse).
+    pub fn fields(&self, reply: &Reply) -> Fields<'_> {
         let outcome = Outcome::of(reply, self.method.as_deref() == Some("tools/call"));
+        Fields {
+            method: self.method.as_deref(),
+            name: self.name.as_deref(),
+            status: reply.status,
+            code: outcome.code,
+            is_error: outcome.is_error,
+            refusal: outcome.refusal,
+            bytes_in: self.bytes_in,
+            bytes_out: reply.body.len(),
+            protocol_version: self.version.as_deref(),
+            sub: self.sub.as_deref(),
+            traceparent: self.traceparent.as_deref(),
+            tracestate: self.tracestate.as_deref(),
+        }
+    }
+
+    /// The event as one JSON object (what a Rust host logs), every member always present (`null`
+    /// when it does not apply).
+    pub fn write(&self, reply: &Reply, out: &mut Vec<u8>) {
+        self.fields(reply).write(out);
+    }
+}
+
+/// Every field of one request's event that the core decides. JavaScript hosts read them as a
+/// record (`record::event`), Rust hosts as JSON ([`Fields::write`]).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Fields<'a> {
+    pub method: Option<&'a str>,
+    pub name: Option<&'a str>,
+    pub status: u16,
+    pub code: Option<i32>,
+    pub is_error: Option<bool>,
+    pub refusal: Option<String>,
+    pub bytes_in: usize,
+    pub bytes_out: usize,
+    pub protocol_version: Option<&'a str>,
+    pub sub: Option<&'a str>,
+    pub traceparent: Option<&'a str>,
+    pub tracestate: Option<&'a str>,
+}
+
+impl Fields<'_> {
+    pub fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(b"{\"method\":");
-        opt_string(out, self.method.as_deref());
+        opt_string(out, self.method);
         out.extend_from_slice(b",\"name\":");
-        opt_string(out, self.name.as_deref());
+        opt_string(out, self.name);
         out.extend_from_slice(b",\"status\":");
-        write::integer(out, i64::from(reply.status));
+        write::integer(out, i64::from(self.status));
         out.extend_from_slice(b",\"code\":");
-        match outcome.code {
-            Some(c) => write::integer(out, c),
+        match self.code {
+            Some(c) => write::integer(out, i64::from(c)),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"isError\":");
-        out.extend_from_slice(match outcome.is_error {
+        out.extend_from_slice(match self.is_error {
             Some(true) => b"true",
             Some(false) => b"false",
             None => b"null",
         });
         out.extend_from_slice(b",\"refusal\":");
-        opt_string(out, outcome.refusal.as_deref());
+        opt_string(out, self.refusal.as_deref());
         out.extend_from_slice(b",\"bytesIn\":");
         write::integer(out, self.bytes_in as i64);
         out.extend_from_slice(b",\"bytesOut\":");
-        write::integer(out, reply.body.len() as i64);
+        write::integer(out, self.bytes_out as i64);
         out.extend_from_slice(b",\"protocolVersion\":");
-        opt_string(out, self.version.as_deref());
+        opt_string(out, self.protocol_version);
         out.extend_from_slice(b",\"sub\":");
-        opt_string(out, self.sub.as_deref());
+        opt_string(out, self.sub);
         out.extend_from_slice(b",\"traceparent\":");
-        opt_string(out, self.traceparent.as_deref());
+        opt_string(out, self.traceparent);
         out.extend_from_slice(b",\"tracestate\":");
-        opt_string(out, self.tracestate.as_deref());
+        opt_string(out, self.tracestate);
         out.push(b'}');
     }
 }
@@ -206,7 +249,7 @@ fn is_tracestate(s: &str) -> bool {
 
 /// What the reply says about the outcome.
 struct Outcome {
-    code: Option<i64>,
+    code: Option<i32>,
     is_error: Option<bool>,
     refusal: Option<String>,
 }
@@ -218,6 +261,19 @@ impl Outcome {
             is_error: None,
             refusal: None,
         };
+        // Where the core noted the outcome as it wrote the body, the note is the outcome.
+        match reply.note {
+            Note::Error { code, message } => {
+                o.code = Some(code);
+                o.refusal = Some(message_kind(message, o.code));
+                return o;
+            }
+            Note::Result { is_error } if !tool_call || is_error.is_some() => {
+                o.is_error = if tool_call { is_error } else { None };
+                return o;
+            }
+            _ => {}
+        }
         // A streamed reply's last event carries the JSON after its `data: ` line prefix.
         let body = match reply.body.strip_prefix(b"event: message\ndata: ") {
             Some(rest) => rest.strip_suffix(b"\n\n").unwrap_or(rest),
@@ -231,7 +287,10 @@ impl Outcome {
         let root = doc.as_ref().and_then(|d| d.root().as_object());
         if let Some(root) = &root {
             if let Some(Value::Object(e)) = root.get("error") {
-                o.code = e.get("code").and_then(|c| c.as_number()?.as_safe_integer());
+                o.code = e
+                    .get("code")
+                    .and_then(|c| c.as_number()?.as_safe_integer())
+                    .and_then(|c| i32::try_from(c).ok());
                 let message = e.get("message").and_then(|m| m.as_string());
                 o.refusal = Some(match message {
                     Some(m) => message_kind(&m.as_str(), o.code),
@@ -257,8 +316,8 @@ impl Outcome {
 
 /// The kind of a JSON-RPC error: its fixed message's name, `parse_error` for any `-32700`, else
 /// the code's name.
-fn message_kind(message: &str, code: Option<i64>) -> String {
-    if code == Some(i64::from(errors::PARSE_ERROR)) {
+fn message_kind(message: &str, code: Option<i32>) -> String {
+    if code == Some(errors::PARSE_ERROR) {
         return "parse_error".to_string();
     }
     match errors::MESSAGES.iter().find(|(m, _)| *m == message) {
@@ -267,8 +326,8 @@ fn message_kind(message: &str, code: Option<i64>) -> String {
     }
 }
 
-fn code_kind(code: Option<i64>) -> String {
-    let name = match code.and_then(|c| i32::try_from(c).ok()) {
+fn code_kind(code: Option<i32>) -> String {
+    let name = match code {
         Some(errors::PARSE_ERROR) => "parse_error",
         Some(errors::INVALID_REQUEST) => "invalid_request",
         Some(errors::METHOD_NOT_FOUND) => "method_not_found",
@@ -310,6 +369,84 @@ mod tests {
         let mut out = Vec::new();
         trail.write(reply, &mut out);
         String::from_utf8(out).unwrap()
+    }
+
+    /// Every reply the core notes, as its constructors build it: the note must say what reading
+    /// the body back says, or the event would depend on which of the two a path took.
+    #[test]
+    fn notes_agree_with_reading_the_reply_back() {
+        use crate::calls::frame;
+        use crate::config::Config;
+        use crate::limits::Limits;
+        use crate::progress::last_event;
+        use crate::reply::Note;
+        use crate::tools::ToolResult;
+
+        let frags = crate::discover::build(
+            &Config::parse(br#"{"serverInfo":{"name":"s","version":"1"}}"#).unwrap(),
+        )
+        .unwrap();
+        let tool = |is_error| ToolResult {
+            is_error,
+            text: "t".to_string(),
+            structured: None,
+            content: None,
+        };
+        let tight = Limits {
+            tool_result_bytes: 8,
+            ..Limits::DEFAULT
+        };
+        let mut replies = vec![
+            Reply::result(b"1", br#"{"isError":true}"#, 4096),
+            Reply::result(b"1", br#"{"content":[]}"#, 4096),
+            Reply::result(b"1", &[b'1'; 600], 513),
+            Reply::internal(errors::INTERNAL, Some(b"9"), Timing::Early, 4096),
+            Reply::internal(
+                errors::RESPONSE_TOO_LARGE,
+                Some(&[b'2'; 600]),
+                Timing::AfterBody,
+                513,
+            ),
+            Reply::internal_error(),
+            frame(&tool(true), b"2", false, &frags, &Limits::DEFAULT),
+            frame(&tool(false), b"2", true, &frags, &Limits::DEFAULT),
+            frame(&tool(false), b"2", false, &frags, &tight),
+        ];
+        for (status, code, message) in errors::MESSAGES.iter().map(|(m, _)| (400, -32602, *m)) {
+            replies.push(Reply::error(
+                &errors::RpcError::new(status, code, message),
+                Some(b"1"),
+                Timing::AfterBody,
+                4096,
+            ));
+        }
+        replies.push(Reply::error(
+            &errors::RpcError::new(400, errors::PARSE_ERROR, "x"),
+            None,
+            Timing::Early,
+            4096,
+        ));
+        let streamed: Vec<Reply> = replies.iter().cloned().map(last_event).collect();
+        replies.extend(streamed);
+        for r in &replies {
+            assert_ne!(r.note, Note::Unread, "{}", String::from_utf8_lossy(&r.body));
+            let read_back = Reply {
+                note: Note::Unread,
+                ..r.clone()
+            };
+            for tool_call in [true, false] {
+                let (a, b) = (
+                    Outcome::of(r, tool_call),
+                    Outcome::of(&read_back, tool_call),
+                );
+                assert_eq!(
+                    (a.code, a.is_error, a.refusal),
+                    (b.code, b.is_error, b.refusal),
+                    "{} (tools/call: {tool_call})",
+                    String::from_utf8_lossy(&r.body)
+                );
+            }
+        }
     }
 
     #[test]

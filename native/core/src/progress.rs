@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use crate::envelope::meta;
 use crate::json::{write, Object, Value};
-use crate::reply::{Header, Reply};
+use crate::reply::{Header, Note, Reply};
 
 pub const MAX_EVENTS: usize = 32;
 pub const MAX_MESSAGE_CHARS: usize = 256;
@@ -42,6 +42,7 @@ pub fn stream_head() -> Reply {
         headers: STREAM_HEADERS.to_vec(),
         body: Vec::new(),
         close: false,
+        note: Note::Unread,
     }
 }
 
@@ -58,6 +59,7 @@ fn event(json: &[u8]) -> Vec<u8> {
 pub fn last_event(reply: Reply) -> Reply {
     Reply {
         body: event(&reply.body),
+        note: reply.note,
         ..stream_head()
     }
 }

@@ -2,6 +2,7 @@
 //! JavaScript host writes, the reply record and the effect JSON it reads. Only `abi.rs` (and tests
 //! that speak the ABI's language) use them; Rust hosts work with the typed values.
 use crate::effect::{CacheEntry, Effect};
+use crate::event::Fields;
 use crate::json::write;
 use crate::reply::Reply;
 
@@ -50,6 +51,50 @@ pub fn reply(out: &mut Vec<u8>, r: &Reply) {
     }
     out.extend_from_slice(b"\r\n");
     out.extend_from_slice(&r.body);
+}
+
+/// Words of [`event`]'s fixed part: five numbers, then seven string lengths.
+const EVENT_WORDS: usize = 12;
+
+/// The request event's fields: twelve little-endian `u32` words, then the strings' UTF-8 bytes
+/// one after the other. Words: `status`, `code` (an `i32`), flags (1: `code` present, 2: `isError`
+/// present, 4: `isError` true), `bytesIn`, `bytesOut` (both saturating), then the byte lengths of
+/// `method`, `name`, `refusal`, `protocolVersion`, `sub`, `traceparent` and `tracestate`, with
+/// `u32::MAX` for null. No JSON to write or parse: a JavaScript host publishing an event per request
+/// reads numbers and a few short strings.
+pub fn event(out: &mut Vec<u8>, f: &Fields<'_>) {
+    let strings = [
+        f.method,
+        f.name,
+        f.refusal.as_deref(),
+        f.protocol_version,
+        f.sub,
+        f.traceparent,
+        f.tracestate,
+    ];
+    out.reserve(EVENT_WORDS * 4 + strings.iter().flatten().map(|s| s.len()).sum::<usize>());
+    let flags = u32::from(f.code.is_some())
+        | (u32::from(f.is_error.is_some()) << 1)
+        | (u32::from(f.is_error == Some(true)) << 2);
+    let saturate = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    let words = [
+        u32::from(f.status),
+        f.code.unwrap_or(0) as u32,
+        flags,
+        saturate(f.bytes_in),
+        saturate(f.bytes_out),
+    ];
+    for w in words {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    for s in strings {
+        // The event's strings are bounded far below u32::MAX (`event::MAX_NAME_BYTES` and kin).
+        let len = s.map_or(u32::MAX, |s| saturate(s.len()));
+        out.extend_from_slice(&len.to_le_bytes());
+    }
+    for s in strings.iter().flatten() {
+        out.extend_from_slice(s.as_bytes());
+    }
 }
 
 /// The effect as one JSON object:
@@ -131,6 +176,73 @@ mod tests {
     use super::*;
     use crate::effect::{HandlerEffect, HttpEffect, HttpMethod};
     use crate::reply::Timing;
+
+    /// The event record read back the way `src/core/engine.ts` reads it.
+    fn words(r: &[u8]) -> Vec<u32> {
+        r[..EVENT_WORDS * 4]
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
+
+    #[test]
+    fn event_records_hold_numbers_flags_and_strings() {
+        let f = Fields {
+            method: Some("tools/call"),
+            name: Some("écho"),
+            status: 400,
+            code: Some(-32020),
+            is_error: None,
+            refusal: Some("name_missing".to_string()),
+            bytes_in: 7,
+            bytes_out: usize::MAX,
+            protocol_version: Some("2026-07-28"),
+            sub: None,
+            traceparent: None,
+            tracestate: Some(""),
+        };
+        let mut out = Vec::new();
+        event(&mut out, &f);
+        let null = u32::MAX;
+        assert_eq!(
+            words(&out),
+            [
+                400,
+                -32020i32 as u32,
+                1,
+                7,
+                null,
+                10,
+                5,
+                12,
+                10,
+                null,
+                null,
+                0
+            ]
+        );
+        assert_eq!(
+            &out[48..],
+            "tools/calléchoname_missing2026-07-28".as_bytes()
+        );
+        let f = Fields {
+            code: None,
+            is_error: Some(true),
+            refusal: None,
+            tracestate: None,
+            ..f
+        };
+        out.clear();
+        event(&mut out, &f);
+        assert_eq!(words(&out)[..3], [400, 0, 6]);
+        let f = Fields {
+            is_error: Some(false),
+            ..f
+        };
+        out.clear();
+        event(&mut out, &f);
+        assert_eq!(words(&out)[2], 2);
+    }
 
     #[test]
     fn head_records_split_into_parts() {

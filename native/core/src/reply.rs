@@ -21,6 +21,24 @@ pub enum Timing {
     AfterBody,
 }
 
+/// What the core noted about a reply's outcome where it wrote the body, so that the request event
+/// need not read the body back. `Unread`: the body is not the core's own JSON-RPC result or error
+/// (an empty reply, an OAuth refusal, a document), or it carries a result the core passed through
+/// without looking into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Note {
+    Unread,
+    /// A JSON-RPC result; `is_error` when the core framed a tool result itself.
+    Result {
+        is_error: Option<bool>,
+    },
+    /// A JSON-RPC error with its fixed message.
+    Error {
+        code: i32,
+        message: &'static str,
+    },
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
     pub status: u16,
@@ -30,6 +48,7 @@ pub struct Reply {
     /// The core answered before the body was complete: stop reading, then close the connection
     /// (or cancel the unread body). Hosts express this in their own way.
     pub close: bool,
+    pub note: Note,
 }
 
 impl Reply {
@@ -47,6 +66,7 @@ impl Reply {
             headers,
             body: Vec::new(),
             close: timing == Timing::Early,
+            note: Note::Unread,
         }
     }
 
@@ -72,6 +92,7 @@ impl Reply {
     /// `{"jsonrpc":"2.0","id":<id>,"result":<result>}` under the response budget.
     pub fn result(id: &[u8], result: &[u8], budget: usize) -> Reply {
         let mut r = Reply::json(200, Timing::AfterBody);
+        r.note = Note::Result { is_error: None };
         r.body
             .reserve(RESULT_ENVELOPE_BYTES + id.len() + result.len());
         result_prefix(&mut r.body, id);
@@ -84,6 +105,10 @@ impl Reply {
     pub fn error(e: &RpcError, id: Option<&[u8]>, timing: Timing, budget: usize) -> Reply {
         let mut r = Reply::json(e.status, timing);
         error_body(&mut r.body, e, id);
+        r.note = Note::Error {
+            code: e.code,
+            message: e.message,
+        };
         r.within(budget, id)
     }
 
@@ -102,6 +127,10 @@ impl Reply {
             r.body.clear();
             error_body(&mut r.body, &e, None);
         }
+        r.note = Note::Error {
+            code: e.code,
+            message: e.message,
+        };
         r
     }
 
