@@ -93,7 +93,7 @@ async function measure(wasmPath, { durationSec, connections }) {
 }
 
 export async function measureEdge(opts = {}) {
-  const o = { durationSec: Number(process.env.BENCH_DURATION_SEC ?? 5), connections: Number(process.env.BENCH_CONNECTIONS ?? 10), ...opts };
+  const o = { durationSec: Number(process.env.BENCH_DURATION_SEC ?? 5), connections: Number(String(process.env.BENCH_CONNECTIONS ?? 10).split(',')[0]), ...opts };
   const out = { native: null, js: null, pkgBytes: null };
   const native = join(ROOT, 'bin', 'main.wasm');
   const js = join(ROOT, 'bin', 'js', 'main.wasm');

@@ -4,9 +4,10 @@
 //      wasm engine over its C ABI (head, body, end), beside JSON.parse on the same text (and wasm2js);
 //   2. server/discover requests/s over loopback (autocannon, 127.0.0.1, fixed duration) for the Node
 //      host beside a bare node:http server that parses and answers the same JSON;
-//   3. tools/call requests/s of a trivial `echo` tool for the Node host (static result and JavaScript
-//      handler), the official SDK server (@modelcontextprotocol/server, zod tool) and the bare server
-//      answering the same result bytes.
+//   3. tools/call requests/s of a trivial `echo` tool for the static binding's Node listener (static
+//      result and JavaScript handler), the official SDK server (@modelcontextprotocol/server, zod
+//      tool) and the bare server answering the same result bytes.
+// 2 and 3 run at each of BENCH_CONNECTIONS (10,32) concurrent connections, one group per count.
 // Every load test follows BENCH_WARMUP_SEC (2) seconds of the same load, not counted, and reports
 // requests/s, p50/p99 latency and the server process's peak RSS (VmHWM); the cases of 2 and 3 run in
 // BENCH_ROUNDS (3) alternating rounds and report their median round.
@@ -20,6 +21,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { GROUP as COLD_GROUP, LISTENER as COLD_LISTENER, NODE_HOST as COLD_NODE_HOST } from './extra/cold.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DURATION = Number(process.env.BENCH_DURATION_SEC ?? 5);
@@ -30,7 +32,10 @@ const DURATION = Number(process.env.BENCH_DURATION_SEC ?? 5);
  */
 const WARMUP = Number(process.env.BENCH_WARMUP_SEC ?? 2);
 if (!(WARMUP >= 0)) throw new Error(`bench: BENCH_WARMUP_SEC must be a non-negative number, not ${process.env.BENCH_WARMUP_SEC}`);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Connection counts of the loopback server cases; the first is also what extra/ files load with. */
+const COUNTS = String(process.env.BENCH_CONNECTIONS ?? '10,32').split(',').map(Number);
+if (!COUNTS.every((n) => Number.isInteger(n) && n > 0)) throw new Error(`bench: BENCH_CONNECTIONS must be positive integers separated by commas, not ${process.env.BENCH_CONNECTIONS}`);
+const CONNECTIONS = COUNTS[0];
 /** Alternating rounds of the loopback server cases; each row is the median round. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`bench: BENCH_ROUNDS must be a positive integer, not ${process.env.BENCH_ROUNDS}`);
@@ -220,14 +225,14 @@ async function loadTest({ port, method = 'POST', path = '/mcp', headers = HEADER
  * cases run in alternating rounds (all cases, then all again), so a slow minute of the shared
  * machine touches every case alike, and each row is its median round by req/s.
  */
-async function serverRows(group, cases) {
+async function serverRows(group, cases, connections) {
   const all = withBefore(cases);
   const rounds = all.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, { name, script, args, env, headers, body }] of all.entries()) {
       const srv = await startServer(join(ROOT, script), args, env);
       try {
-        const r = await loadTest({ port: srv.port, headers, body, cpu: srv.cpuMs });
+        const r = await loadTest({ port: srv.port, headers, body, connections, cpu: srv.cpuMs });
         if (r.non2xx || r.errors) throw new Error(`bench: ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
         rounds[i].push({ r, peakRssMiB: srv.peakRssMiB() });
       } finally {
@@ -268,28 +273,38 @@ const BARE = 'bare node:http + JSON.parse';
 /** The static binding's Node listener, `mcp({ router, serverInfo }).nodeListener()`. */
 const STATIC_LISTENER = 'Pulse static binding, Node listener';
 
-function discoverRows() {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
-  return serverRows('server/discover over loopback', [
-    { name: BARE, script: 'tools/bench/server-bare.mjs', body },
-    { name: 'Pulse Node host', script: 'tools/bench/server-pulse.mjs', body, baseline: BARE },
-    { name: STATIC_LISTENER, script: 'tools/bench/server-pulse.mjs', args: ['binding'], body, baseline: ['Pulse Node host', BARE] },
-  ]);
-}
-
 const SDK = 'official SDK server (@modelcontextprotocol/server)';
+const DISCOVER = 'server/discover over loopback';
+const TOOLS = 'tools/call echo over loopback';
+/** The group of a loopback case list at one connection count. */
+const at = (group, connections) => `${group}, ${connections} connections`;
 
-function toolsRows() {
+/** The loopback server cases, one list per group; each runs at every count of COUNTS. */
+function loopbackCases() {
+  const discover = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
   const call = (name) => ({
     headers: { ...HEADERS, 'mcp-method': 'tools/call', 'mcp-name': name },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: { text: 'hello' }, _meta: META } }),
   });
-  return serverRows('tools/call echo over loopback', [
-    { name: BARE, script: 'tools/bench/server-bare.mjs', args: ['tools'], ...call('echo') },
-    { name: SDK, script: 'tools/bench/server-sdk.mjs', ...call('echo') },
-    { name: `${STATIC_LISTENER}, static tool`, script: 'tools/bench/server-pulse.mjs', args: ['binding'], ...call('echo'), baseline: [SDK, BARE] },
-    { name: `${STATIC_LISTENER}, JavaScript tool`, script: 'tools/bench/server-pulse.mjs', args: ['binding'], ...call('echo_js'), baseline: [SDK, BARE] },
-  ]);
+  return [
+    [DISCOVER, [
+      { name: BARE, script: 'tools/bench/server-bare.mjs', body: discover },
+      { name: 'Pulse Node host', script: 'tools/bench/server-pulse.mjs', body: discover, baseline: BARE },
+      { name: STATIC_LISTENER, script: 'tools/bench/server-pulse.mjs', args: ['binding'], body: discover, baseline: ['Pulse Node host', BARE] },
+    ]],
+    [TOOLS, [
+      { name: BARE, script: 'tools/bench/server-bare.mjs', args: ['tools'], ...call('echo') },
+      { name: SDK, script: 'tools/bench/server-sdk.mjs', ...call('echo') },
+      { name: `${STATIC_LISTENER}, static tool`, script: 'tools/bench/server-pulse.mjs', args: ['binding'], ...call('echo'), baseline: [SDK, BARE] },
+      { name: `${STATIC_LISTENER}, JavaScript tool`, script: 'tools/bench/server-pulse.mjs', args: ['binding'], ...call('echo_js'), baseline: [SDK, BARE] },
+    ]],
+  ];
+}
+
+async function loopbackRows() {
+  const rows = [];
+  for (const connections of COUNTS) for (const [group, cases] of loopbackCases()) rows.push(...(await serverRows(at(group, connections), cases, connections)));
+  return rows;
 }
 
 async function extraRows(ctx, only) {
@@ -341,26 +356,39 @@ const EXTRA_ONLY = readdirSync(join(ROOT, 'tools', 'bench', 'extra')).filter((f)
 if (only !== undefined && only !== 'servers' && !EXTRA_ONLY.includes(only)) throw new Error(`bench: BENCH_ONLY must be servers or one of ${EXTRA_ONLY.join(', ')}, not ${only}`);
 const ctx = { durationSec: DURATION, connections: CONNECTIONS, rounds: ROUNDS, startServer, loadTest, cpuMs, peakRssMiB, root: ROOT, meta: META, headers: HEADERS };
 const rows = only === undefined ? await coreRows() : [];
-if (only === undefined || only === 'servers') rows.push(...(await discoverRows()), ...(await toolsRows()));
+if (only === undefined || only === 'servers') rows.push(...(await loopbackRows()));
 if (only !== 'servers') rows.push(...(await extraRows(ctx, only)));
 addRatios(rows);
 const md = table(rows);
-process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test after ${WARMUP} s of warm-up load, ${CONNECTIONS} connections, loopback servers: median of ${ROUNDS} alternating rounds)\n\n${md}\n`);
+process.stdout.write(`\nPulse MCP benchmark (${started.toISOString()}, node ${process.version}, ${DURATION} s per load test after ${WARMUP} s of warm-up load, ${COUNTS.join(' and ')} connections, loopback servers: median of ${ROUNDS} alternating rounds)\n\n${md}\n`);
 // The targets, one row each: what is measured, the bound, and whether it is a floor or a ceiling.
-const row = (name) => rows.find((r) => r.name === name);
+const row = (name, group) => rows.find((r) => r.name === name && (group === undefined || r.group === group));
 const viceroyRatio = (group) => rows.find((r) => r.group.startsWith(`${group}, `) && !r.group.endsWith(' 1 connection') && r.baseline !== undefined)?.ratio;
-const cpuRatio = (name) => (row(name)?.cpuUsPerReq && row(BARE)?.cpuUsPerReq ? row(name).cpuUsPerReq / row(BARE).cpuUsPerReq : undefined);
+const [D10, T10, D32, T32] = [at(DISCOVER, 10), at(TOOLS, 10), at(DISCOVER, 32), at(TOOLS, 32)];
+const cpuRatio = (name, group) => (row(name, group)?.cpuUsPerReq && row(BARE, group)?.cpuUsPerReq ? row(name, group).cpuUsPerReq / row(BARE, group).cpuUsPerReq : undefined);
+/** Cold start on one Node line (20, 22, 24): a Pulse case's time × the bare server's, same line. */
+const coldRatio = (line, name) => rows.find((r) => r.group.startsWith(`${COLD_GROUP}, Node v${line}.`) && r.name === name)?.ratio;
 const targets = {
   'core on a 64 KiB body (MB/s)': { bound: 300, floor: true, measured: rows.find((r) => r.group === 'validate 64 KiB body' && r.name.startsWith('core (wasm)'))?.value },
-  'server/discover, × bare req/s': { bound: 0.75, floor: true, measured: row('Pulse Node host')?.ratio },
-  'server/discover, × bare CPU per request': { bound: 1.3, floor: false, measured: cpuRatio('Pulse Node host') },
-  'server/discover, static binding Node listener × Node host req/s': { bound: 0.95, floor: true, measured: row(STATIC_LISTENER)?.ratios['Pulse Node host'] },
-  'tools/call static, × bare req/s': { bound: 0.7, floor: true, measured: row(`${STATIC_LISTENER}, static tool`)?.ratios[BARE] },
-  'tools/call JavaScript, × bare req/s': { bound: 0.5, floor: true, measured: row(`${STATIC_LISTENER}, JavaScript tool`)?.ratios[BARE] },
-  'tools/call static, × official SDK req/s': { bound: 5, floor: true, measured: row(`${STATIC_LISTENER}, static tool`)?.ratios[SDK] },
-  'catalog-backed tool, × bare two-hop proxy req/s': { bound: 0.5, floor: true, measured: row('Pulse Node host, catalog-backed tool')?.ratio },
+  'server/discover, × bare req/s (10 connections)': { bound: 0.8, floor: true, measured: row('Pulse Node host', D10)?.ratio },
+  'server/discover, × bare CPU per request (10 connections)': { bound: 1.3, floor: false, measured: cpuRatio('Pulse Node host', D10) },
+  'server/discover, static binding Node listener × Node host req/s (10 connections)': { bound: 0.95, floor: true, measured: row(STATIC_LISTENER, D10)?.ratios['Pulse Node host'] },
+  'tools/call static, × bare req/s (10 connections)': { bound: 0.75, floor: true, measured: row(`${STATIC_LISTENER}, static tool`, T10)?.ratios[BARE] },
+  'tools/call JavaScript, × bare req/s (10 connections)': { bound: 0.6, floor: true, measured: row(`${STATIC_LISTENER}, JavaScript tool`, T10)?.ratios[BARE] },
+  'tools/call static, × official SDK req/s (10 connections)': { bound: 5, floor: true, measured: row(`${STATIC_LISTENER}, static tool`, T10)?.ratios[SDK] },
+  'server/discover, × bare req/s (32 connections)': { bound: 0.8, floor: true, measured: row('Pulse Node host', D32)?.ratio },
+  'tools/call static, × bare req/s (32 connections)': { bound: 0.75, floor: true, measured: row(`${STATIC_LISTENER}, static tool`, T32)?.ratios[BARE] },
+  'tools/call JavaScript, × bare req/s (32 connections)': { bound: 0.6, floor: true, measured: row(`${STATIC_LISTENER}, JavaScript tool`, T32)?.ratios[BARE] },
+  ...Object.fromEntries(
+    ['20', '22', '24'].flatMap((line) => [
+      [`cold start to first tools/call, Node host × bare node:http (Node ${line})`, { bound: 1.3, floor: false, measured: coldRatio(line, COLD_NODE_HOST) }],
+      [`cold start to first tools/call, static binding listener × bare node:http (Node ${line})`, { bound: 1.3, floor: false, measured: coldRatio(line, COLD_LISTENER) }],
+    ]),
+  ),
+  'catalog-backed tool, × bare two-hop proxy req/s': { bound: 0.5, floor: true, measured: row('Pulse Node host, catalog-backed tool', 'tools/call through a backend (two hops)')?.ratio },
   'request event, nothing subscribed, × no telemetry µs/request': { bound: 1.03, floor: false, measured: row('nothing subscribed')?.ratio },
   'request event, a subscriber, × no telemetry µs/request': { bound: 1.1, floor: false, measured: row('no-op subscriber')?.ratio },
+  'Viceroy authorized, introspection cache warm, × unauthorized req/s (32 connections)': { bound: 0.8, floor: true, measured: viceroyRatio('Viceroy authorized server/discover') },
   'authorized, introspection cache warm, × unauthorized req/s': { bound: 0.8, floor: true, measured: row('Pulse Node host, catalog-backed tool, authorization, introspection cache warm')?.ratio },
   'edge Native main.wasm (bytes)': { bound: 300_000, floor: false, measured: row('Native main.wasm size')?.value },
   'Viceroy server/discover, × bare Compute req/s (32 connections)': { bound: 0.8, floor: true, measured: viceroyRatio('Viceroy server/discover') },
@@ -374,4 +402,4 @@ process.stdout.write(
     .join('\n')}\n`,
 );
 mkdirSync(join(ROOT, '.test-results'), { recursive: true });
-writeFileSync(join(ROOT, '.test-results', only ? `bench-${only}.json` : 'bench.json'), JSON.stringify({ date: started.toISOString(), node: process.version, only, before: BEFORE, durationSec: DURATION, connections: CONNECTIONS, rounds: ROUNDS, rows, targets, markdown: md }, null, 2) + '\n');
+writeFileSync(join(ROOT, '.test-results', only ? `bench-${only}.json` : 'bench.json'), JSON.stringify({ date: started.toISOString(), node: process.version, only, before: BEFORE, durationSec: DURATION, connections: COUNTS, rounds: ROUNDS, rows, targets, markdown: md }, null, 2) + '\n');

@@ -11,19 +11,31 @@
 // per-request latency. Viceroy runs one instance per request, as Compute does, so every row pays
 // instantiation; the discover group also serves the bare service with a data segment the size of
 // the deployed snapshot's, which prices the data each instantiation maps (copy-on-write, not copied). Built binaries are cached under native/target/bench by the hash of their inputs.
+// A fifth group prices the introspection cache: tools/bench/edge/authorized.mjs (the catalog-backed
+// module behind `authorization` with `authorization.cache`, Fastly's core cache as the store) answers
+// server/discover with a bearer token, beside the catalog-backed module answering it unauthorized
+// (target for the warm cache: at least 0.8x). Its issuer is a loopback introspection endpoint in this
+// process, reached as the backend `issuer`; every round's Viceroy is warmed with one authorized
+// request first, and the row reports how many introspections the endpoint answered in the measured
+// window (`introspections`: about 0 when the cache works).
+// BENCH_VICEROY_ONLY=<text> runs only the groups whose name contains it (e.g. `authorized`).
 // BENCH_EDGE_BEFORE=<dir> holding main.wasm, static.wasm and catalog.wasm of another build (copies of
 // bin/main.wasm and the two bench modules below) serves each beside its Pulse case as `(before)`, in
-// the same alternating rounds: a change to the Native service measured against its predecessor.
+// the same alternating rounds (the authorized group has none): a change to the Native service
+// measured against its predecessor.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import http from 'node:http';
 import { freePort } from '../../qualify/lib.mjs';
 import { sectionSizes } from '../edge.mjs';
 
 const CONNECTIONS = Number(process.env.BENCH_VICEROY_CONNECTIONS ?? 32);
 if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`bench: BENCH_VICEROY_CONNECTIONS must be a positive integer, not ${process.env.BENCH_VICEROY_CONNECTIONS}`);
 export const BARE = 'bare Compute service (fixed JSON)';
+const UNAUTHORIZED = 'Pulse edge, catalog-backed module, no authorization';
+const ONLY = process.env.BENCH_VICEROY_ONLY;
 
 const hash = (...parts) => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 16);
 
@@ -54,14 +66,44 @@ function edgeSources(root) {
   return [...readdirSync(dir).sort().map((f) => readFileSync(join(dir, f), 'utf8')), readFileSync(join(root, 'scripts', 'edge-build.mjs'), 'utf8')];
 }
 
-/** A bench edge module as the Native service, through the product's own build (cached by its inputs). */
+/**
+ * A bench edge module as the Native service, through the product's own build (cached by its inputs);
+ * returns the binary and the module's options.
+ */
 async function buildModule(root, work, module) {
   const { edgeService } = await import(join(root, 'scripts', 'edge-lib.mjs'));
   const { buildNative } = await import(join(root, 'scripts', 'edge-build.mjs'));
-  const config = (await edgeService(join(root, module))).config();
+  const service = await edgeService(join(root, module));
+  const config = service.config();
   const out = join(work, `${module.split('/').pop().replace(/\.mjs$/, '')}-${hash(config, readFileSync(join(root, 'wasm', 'pulse_core.wasm')).toString('base64'), ...edgeSources(root))}.wasm`);
   if (!existsSync(out)) buildNative(config, out, join(work, 'edge-target'));
-  return out;
+  return { wasm: out, options: service.options };
+}
+
+/**
+ * The authorized module's RFC 7662 endpoint, in this process so that it can count: an active token
+ * for the module's issuer and resource on `POST /introspect`, 404 to anything else.
+ */
+function startIssuer({ issuer, resource }) {
+  let introspections = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    // Viceroy probes its backends with `GET /` when it starts.
+    if (req.method !== 'POST' || req.url !== '/introspect') return void res.writeHead(404, { 'content-length': 0 }).end();
+    introspections++;
+    const body = JSON.stringify({ active: true, iss: issuer, aud: resource, exp: Math.floor(Date.now() / 1000) + 600, sub: 'bench', scope: 'mcp:access', token_type: 'Bearer' });
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body));
+  });
+  server.keepAliveTimeout = 30_000;
+  return new Promise((ready) =>
+    server.listen(0, '127.0.0.1', () =>
+      ready({
+        port: server.address().port,
+        introspections: () => introspections,
+        close: () => new Promise((done) => (server.closeAllConnections(), server.close(done))),
+      }),
+    ),
+  );
 }
 
 async function serve(root, wasm, toml) {
@@ -81,22 +123,39 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
   const snapshotBytes = sectionSizes(readFileSync(deployed)).data;
   const bareWithData = buildBare(root, work, snapshotBytes);
   const WITH_DATA = `bare Compute service + ${snapshotBytes} B data segment`;
-  const staticWasm = await buildModule(root, work, 'tools/bench/edge/static.mjs');
-  const catalogWasm = await buildModule(root, work, 'tools/bench/edge/catalog.mjs');
+  const staticWasm = (await buildModule(root, work, 'tools/bench/edge/static.mjs')).wasm;
+  const catalogWasm = (await buildModule(root, work, 'tools/bench/edge/catalog.mjs')).wasm;
+  const authorized = await buildModule(root, work, 'tools/bench/edge/authorized.mjs');
+  const { authorization } = authorized.options;
   const upstream = await startServer(join(root, 'tools', 'bench', 'server-upstream.mjs'));
+  const issuer = await startIssuer(authorization);
   const toml = join(work, `fastly-${process.pid}.toml`);
-  writeFileSync(toml, `manifest_version = 3\nname = "pulse-bench"\nlanguage = "other"\n[local_server.backends.origin]\nurl = "http://127.0.0.1:${upstream.port}"\n`);
+  writeFileSync(
+    toml,
+    `manifest_version = 3\nname = "pulse-bench"\nlanguage = "other"\n[local_server.backends.origin]\nurl = "http://127.0.0.1:${upstream.port}"\n` +
+      `[local_server.backends.issuer]\nurl = "http://127.0.0.1:${issuer.port}"\n` +
+      `[[local_server.secret_stores.${authorization.clientSecret.secretStore}]]\nkey = "${authorization.clientSecret.key}"\ndata = "bench-secret"\n`,
+  );
   const call = (name, args) => ({
     headers: { ...headers, 'mcp-method': 'tools/call', 'mcp-name': name },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }),
   });
   const discover = { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }) };
   const groups = [
-    { group: 'Viceroy server/discover', pulse: 'Pulse edge (deployed service)', wasm: deployed, before: 'main', ...discover },
+    { group: 'Viceroy server/discover', pulse: 'Pulse edge (deployed service)', wasm: deployed, before: 'main', withData: true, ...discover },
     { group: 'Viceroy tools/call static', pulse: 'Pulse edge, static tool', wasm: staticWasm, before: 'static', ...call('echo', { text: 'hello' }) },
     { group: 'Viceroy tools/call corpus search', pulse: 'Pulse edge (deployed service), search_docs', wasm: deployed, before: 'main', ...call('search_docs', { query: 'deadline budget', limit: 3 }) },
     { group: 'Viceroy tools/call catalog-backed', pulse: 'Pulse edge, catalog-backed tool (one backend hop)', wasm: catalogWasm, before: 'catalog', ...call('echo', { text: 'hello' }) },
-  ];
+    {
+      group: 'Viceroy authorized server/discover',
+      ...discover,
+      cases: [
+        { name: UNAUTHORIZED, wasm: catalogWasm },
+        { name: 'Pulse edge, authorization, introspection cache warm', wasm: authorized.wasm, headers: { ...headers, authorization: 'Bearer bench-token' }, baseline: UNAUTHORIZED, issuer },
+      ],
+    },
+  ].filter((g) => ONLY === undefined || g.group.includes(ONLY));
+  if (groups.length === 0) throw new Error(`bench: BENCH_VICEROY_ONLY=${ONLY} names no group`);
   const beforeDir = process.env.BENCH_EDGE_BEFORE ? resolve(process.env.BENCH_EDGE_BEFORE) : undefined;
   const beforeOf = (g) => {
     if (beforeDir === undefined) return [];
@@ -109,10 +168,10 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
     for (const connections of [CONNECTIONS, 1]) {
       for (const g of groups) {
         // The Pulse case is the group's first row with a baseline: the one the targets read.
-        const cases = [
+        const cases = g.cases ?? [
           { name: BARE, wasm: bare },
-          { name: g.pulse, wasm: g.wasm, baseline: [...(g === groups[0] ? [BARE, WITH_DATA] : [BARE]), ...beforeOf(g).map((c) => c.name)] },
-          ...(g === groups[0] ? [{ name: WITH_DATA, wasm: bareWithData, baseline: BARE }] : []),
+          { name: g.pulse, wasm: g.wasm, baseline: [...(g.withData ? [BARE, WITH_DATA] : [BARE]), ...beforeOf(g).map((c) => c.name)] },
+          ...(g.withData ? [{ name: WITH_DATA, wasm: bareWithData, baseline: BARE }] : []),
           ...beforeOf(g),
         ];
         const results = cases.map(() => []);
@@ -121,9 +180,22 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
           for (const [i, c] of cases.entries()) {
             const v = await serve(root, c.wasm, toml);
             try {
-              const r = await loadTest({ port: v.port, headers: g.headers, body: g.body, connections, cpu: () => cpuMs(v.pid) });
+              const caseHeaders = c.headers ?? g.headers;
+              const marks = [];
+              if (c.issuer) {
+                // One request warms this Viceroy's cache; it must have asked the issuer, or the
+                // service is not authorizing at all.
+                const before = c.issuer.introspections();
+                const warm = await fetch(`http://127.0.0.1:${v.port}/mcp`, { method: 'POST', headers: caseHeaders, body: g.body });
+                const text = await warm.text();
+                if (warm.status !== 200 || c.issuer.introspections() !== before + 1) throw new Error(`bench: ${g.group}, ${c.name}: the warming request answered ${warm.status} after ${c.issuer.introspections() - before} introspections: ${text.slice(0, 200)}`);
+              }
+              // loadTest reads `cpu` just before and just after its measured load: the
+              // introspection count is taken at the same two points.
+              const cpu = () => (marks.push(c.issuer?.introspections()), cpuMs(v.pid));
+              const r = await loadTest({ port: v.port, headers: caseHeaders, body: g.body, connections, cpu });
               if (r.non2xx || r.errors) throw new Error(`bench: ${g.group}, ${c.name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-              results[i].push({ r, rss: peakRssMiB(v.pid) });
+              results[i].push({ r, rss: peakRssMiB(v.pid), introspections: c.issuer ? marks[1] - marks[0] : undefined });
             } finally {
               await v.close();
             }
@@ -131,7 +203,8 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
         }
         for (const [i, c] of cases.entries()) {
           const sorted = [...results[i]].sort((x, y) => x.r.rps - y.r.rps);
-          const { r } = sorted[Math.floor(sorted.length / 2)];
+          const { r, introspections } = sorted[Math.floor(sorted.length / 2)];
+          if (c.issuer) process.stdout.write(`viceroy: ${g.group}, ${connections} connection(s), ${c.name}: introspections in the measured window by round ${results[i].map((x) => `${x.introspections} of ${x.r.total} requests`).join(', ')}\n`);
           out.push({
             group: `${g.group}, ${connections} connection${connections === 1 ? '' : 's'}`,
             name: c.name,
@@ -143,12 +216,14 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
             cpuUsPerReq: r.cpuUsPerReq,
             baseline: c.baseline,
             rounds: results[i].map((x) => Math.round(x.r.rps)),
+            ...(c.issuer ? { introspections, introspectionsByRound: results[i].map((x) => x.introspections) } : {}),
           });
         }
       }
     }
   } finally {
     await upstream.stop();
+    await issuer.close();
     rmSync(toml, { force: true });
   }
   const size = (p) => readFileSync(p).length;
