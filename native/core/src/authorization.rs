@@ -977,6 +977,41 @@ mod tests {
                 "authorization.issuer: is required",
             ),
             ("[]", "authorization: must be an object"),
+            (
+                &format!(
+                    "{{{}}}",
+                    base.replace(r#""clientId":"c","#, &format!(r#""clientId":"{}","#, "c".repeat(257)))
+                ),
+                "authorization.clientId: must be 1-256 characters without control characters",
+            ),
+            (
+                &format!(
+                    "{{{}}}",
+                    base.replace(r#""clientId":"c","#, r#""clientId":"c\u0001","#)
+                ),
+                "authorization.clientId: must be 1-256 characters without control characters",
+            ),
+            (
+                &format!(
+                    "{{{}}}",
+                    base.replace(r#""clientSecret":"s","#, &format!(r#""clientSecret":"{}","#, "s".repeat(1025)))
+                ),
+                "authorization.clientSecret: must be 1-1024 bytes of text",
+            ),
+            (
+                &format!(
+                    "{{{}}}",
+                    base.replace(r#""scopes":["a"]"#, &format!(r#""scopes":["{}"]"#, "a".repeat(129)))
+                ),
+                "authorization.scopes[0]: must be a scope token (RFC 6749 §3.3) not listed before",
+            ),
+            (
+                &format!(
+                    "{{{}}}",
+                    base.replace(r#""scopes":["a"]"#, &format!(r#""scopes":[{}]"#, many_scopes(65)))
+                ),
+                "authorization.scopes: must be an array of at most 64 distinct scope tokens (RFC 6749 §3.3)",
+            ),
         ];
         for (auth, expected) in rows {
             let e = config_err(auth);
@@ -1006,6 +1041,71 @@ mod tests {
             );
             assert!(Engine::new(ok.as_bytes()).is_ok(), "{}", host);
         }
+        // Scope tokens (RFC 6749 §3.3): %x21 / %x23-5B / %x5D-7E, each range at both ends.
+        for (scope, valid) in [
+            (r#"!"#, true),
+            (r#"#"#, true),
+            (r#"["#, true),
+            (r#"]"#, true),
+            (r#"~"#, true),
+            (r#"\""#, false),
+            (r#"\\"#, false),
+            (r#" "#, false),
+            (r#"\u007f"#, false),
+            (r#"\u001f"#, false),
+            (r#"é"#, false),
+        ] {
+            let auth = format!(
+                "{{{}}}",
+                base.replace(r#""scopes":["a"]"#, &format!(r#""scopes":["a{}"]"#, scope))
+            );
+            let text = format!(
+                r#"{{"tools":{},"authorization":{}}}"#,
+                crate::tools::tests::manifest(),
+                auth
+            );
+            match Engine::new(text.as_bytes()) {
+                Ok(_) => assert!(valid, "{}", scope),
+                Err(e) => {
+                    assert!(!valid, "{}: {}", scope, e);
+                    assert_eq!(e, "authorization.scopes[0]: must be a scope token (RFC 6749 §3.3) not listed before");
+                }
+            }
+        }
+        // Each length and count limit, exactly at it.
+        for auth in [
+            base.replace(
+                r#""clientId":"c","#,
+                &format!(r#""clientId":"{}","#, "c".repeat(256)),
+            ),
+            base.replace(
+                r#""clientSecret":"s","#,
+                &format!(r#""clientSecret":"{}","#, "s".repeat(1024)),
+            ),
+            base.replace(
+                r#""scopes":["a"]"#,
+                &format!(r#""scopes":["{}"]"#, "a".repeat(128)),
+            ),
+            base.replace(
+                r#""scopes":["a"]"#,
+                &format!(r#""scopes":[{}]"#, many_scopes(64)),
+            ),
+        ] {
+            let text = format!(
+                r#"{{"tools":{},"authorization":{{{}}}}}"#,
+                crate::tools::tests::manifest(),
+                auth
+            );
+            assert!(Engine::new(text.as_bytes()).is_ok(), "{}", auth);
+        }
+    }
+
+    /// `n` distinct scope tokens, as JSON array members.
+    fn many_scopes(n: usize) -> String {
+        (0..n)
+            .map(|i| format!(r#""s{}""#, i))
+            .collect::<Vec<_>>()
+            .join(",")
     }
 
     #[test]
@@ -1049,6 +1149,23 @@ mod tests {
         assert_eq!(r.reply().unwrap().status, 405);
         assert_eq!(header(r.reply().unwrap(), "allow"), Some("GET, HEAD"));
         assert!(!body(r.reply().unwrap()).contains(SECRET));
+        // Every baseline scope is listed, in order.
+        let two = options("").replace(
+            r#""scopes":["mcp:access"]"#,
+            r#""scopes":["mcp:access","notes:read"]"#,
+        );
+        let e = Engine::new(two.as_bytes()).unwrap();
+        let mut r = e.request_at(0.0, 0.0);
+        r.head(
+            b"GET",
+            b"/.well-known/oauth-protected-resource/mcp",
+            headers(None, "x"),
+            0.0,
+        );
+        assert_eq!(
+            body(r.reply().unwrap()),
+            r#"{"resource":"https://mcp.example/mcp","authorization_servers":["https://id.example"],"scopes_supported":["mcp:access","notes:read"],"bearer_methods_supported":["header"]}"#
+        );
     }
 
     #[test]
@@ -1148,6 +1265,10 @@ mod tests {
             (h.max_bytes, h.timeout_ms),
             (INTROSPECTION_MAX_BYTES, INTROSPECTION_TIMEOUT_MS)
         );
+        // `backend` names the Fastly backend that reaches the issuer.
+        let e = Engine::new(options(r#","backend":"idp""#).as_bytes()).unwrap();
+        let (r, _) = start(&e, "/mcp", Some("Bearer t"));
+        assert!(matches!(r.effect(), Some(Effect::Http(h)) if h.backend == "idp"));
     }
 
     fn introspected(e: &Engine, answer: HttpAnswer<'_>) -> (Request, Action) {
@@ -1157,63 +1278,86 @@ mod tests {
         (r, a)
     }
 
+    /// The exact reply of a refusal after introspection: 401 invalid_token, 403 insufficient_scope
+    /// (the baseline) or 503 temporarily_unavailable.
+    fn expect_refusal(reply: &Reply, status: u16, context: &str) {
+        let (challenge, error, text) = match status {
+            401 => (
+                Some(format!(
+                    r#"Bearer error="invalid_token", resource_metadata="{}", scope="mcp:access", error_description="{}""#,
+                    METADATA, INVALID
+                )),
+                "invalid_token",
+                INVALID,
+            ),
+            403 => (
+                Some(format!(
+                    r#"Bearer error="insufficient_scope", scope="mcp:access", resource_metadata="{}", error_description="{}""#,
+                    METADATA, INSUFFICIENT
+                )),
+                "insufficient_scope",
+                INSUFFICIENT,
+            ),
+            503 => (None, "temporarily_unavailable", UNAVAILABLE),
+            _ => panic!("no refusal has status {}", status),
+        };
+        assert_eq!(
+            (
+                reply.status,
+                header(reply, "www-authenticate").map(str::to_string),
+                body(reply)
+            ),
+            (
+                status,
+                challenge,
+                &*format!(r#"{{"error":"{}","error_description":"{}"}}"#, error, text)
+            ),
+            "{}",
+            context
+        );
+    }
+
     #[test]
     fn every_claim_is_checked_and_every_verifier_failure_is_503() {
         let e = engine();
         let ok = claims("");
-        let rows: Vec<(String, u16)> = vec![
+        // `ok` with one member's text swapped (the member must be there).
+        let swap = |from: &str, to: &str| {
+            assert!(ok.contains(from), "{}", from);
+            ok.replace(from, to)
+        };
+        // `ok` padded to exactly `len` bytes.
+        let padded = |len: usize| {
+            let pad = len - claims(r#","pad":"""#).len();
+            claims(&format!(r#","pad":"{}""#, "x".repeat(pad)))
+        };
+        const ISS: &str = r#""iss":"https://id.example""#;
+        const AUD: &str = r#""aud":["x","https://mcp.example/mcp"]"#;
+        const SUB: &str = r#""sub":"u1""#;
+        const SCOPE: &str = r#""scope":"mcp:access notes:read""#;
+        const ACTIVE: &str = r#""active":true"#;
+        // (introspection response, status: 0 granted, else the refusal)
+        let mut rows: Vec<(String, u16)> = vec![
             (ok.clone(), 0),
             (claims(r#","nbf":1780000000,"token_type":"Bearer""#), 0),
-            (
-                ok.replace(
-                    r#""aud":["x","https://mcp.example/mcp"]"#,
-                    r#""aud":"https://mcp.example/mcp""#,
-                ),
-                0,
-            ),
             (r#"{"active":false}"#.to_string(), 401),
-            (ok.replace("https://id.example", "https://id.example/"), 401),
-            (
-                ok.replace(
-                    r#"["x","https://mcp.example/mcp"]"#,
-                    r#"["https://mcp.example/mcp/"]"#,
-                ),
-                401,
-            ),
-            (
-                ok.replace(r#""aud":["x","https://mcp.example/mcp"],"#, ""),
-                401,
-            ),
-            (
-                ok.replace(&(NOW_S + 60).to_string(), &NOW_S.to_string()),
-                401,
-            ),
+            (swap(ACTIVE, r#""active":false"#), 401),
+            (swap(&format!(",{}", ISS), ""), 401),
+            (swap(&format!("{},", AUD), ""), 401),
             (
                 ok.replace(&(NOW_S + 60).to_string(), &format!("{}.5", NOW_S + 60)),
                 401,
             ),
-            (ok.replace(r#""sub":"u1""#, r#""sub":"""#), 401),
-            (ok.replace(r#","sub":"u1""#, ""), 401),
-            (
-                ok.replace(
-                    r#""scope":"mcp:access notes:read""#,
-                    r#""scope":["mcp:access"]"#,
-                ),
-                401,
-            ),
-            (
-                ok.replace("mcp:access notes:read", "mcp:access  notes:read"),
-                401,
-            ),
-            (claims(r#","nbf":1780000001"#), 401),
-            (claims(r#","nbf":-0"#), 401),
             (
                 ok.replace(&(NOW_S + 60).to_string(), &format!("{}e0", NOW_S + 60)),
                 401,
             ),
-            (claims(r#","token_type":"DPoP""#), 401),
-            (ok.replace("mcp:access notes:read", "notes:read"), 403),
-            (r#"{"active":"true"}"#.to_string(), 503),
+            (swap(&format!(",{}", SUB), ""), 401),
+            (swap(&format!(",{}", SCOPE), ""), 401),
+            (claims(r#","nbf":-0"#), 401),
+            // The response cap (16 KiB), exactly at and one byte over.
+            (padded(16_384), 0),
+            (padded(16_385), 503),
             ("[]".to_string(), 503),
             ("not json".to_string(), 503),
             (
@@ -1223,7 +1367,112 @@ mod tests {
                 ),
                 503,
             ),
+            (swap(&format!("{},", ACTIVE), ""), 503),
         ];
+        // `iss`: exactly the configured issuer, nothing near it.
+        for (iss, status) in [
+            (r#""https://id.example/""#, 401),
+            (r#""https://id.exampl""#, 401),
+            (r#""https://id.example.""#, 401),
+            (r#""https://id.example/x""#, 401),
+            (r#""xhttps://id.example""#, 401),
+            (r#"" https://id.example""#, 401),
+            (r#""https://id.example ""#, 401),
+            (r#""HTTPS://ID.EXAMPLE""#, 401),
+            (r#""https://ID.example""#, 401),
+            (r#""http://id.example""#, 401),
+            (r#""""#, 401),
+            ("null", 401),
+            ("1", 401),
+            ("true", 401),
+            (r#"["https://id.example"]"#, 401),
+            (r#"{"iss":"https://id.example"}"#, 401),
+        ] {
+            rows.push((swap(ISS, &format!(r#""iss":{}"#, iss)), status));
+        }
+        // `aud`: the resource as the string or one string of the array, nothing near it.
+        for (aud, status) in [
+            (r#""https://mcp.example/mcp""#, 0),
+            (r#"["https://mcp.example/mcp"]"#, 0),
+            (r#"[1,null,{},"https://mcp.example/mcp"]"#, 0),
+            (r#""https://mcp.example/mcp/""#, 401),
+            (r#""https://mcp.example/mc""#, 401),
+            (r#""https://mcp.example""#, 401),
+            (r#""https://mcp.example/mcp?x""#, 401),
+            (r#""https://MCP.example/mcp""#, 401),
+            (r#""https://mcp.example/MCP""#, 401),
+            (r#"" https://mcp.example/mcp""#, 401),
+            (r#""""#, 401),
+            ("null", 401),
+            ("1", 401),
+            ("true", 401),
+            ("{}", 401),
+            ("[]", 401),
+            (
+                r#"["https://mcp.example/mcp/","https://mcp.example/mc"]"#,
+                401,
+            ),
+            (r#"[["https://mcp.example/mcp"]]"#, 401),
+            (r#"[{"aud":"https://mcp.example/mcp"}]"#, 401),
+        ] {
+            rows.push((swap(AUD, &format!(r#""aud":{}"#, aud)), status));
+        }
+        // `sub`: a non-empty string.
+        for (sub, status) in [
+            (r#""""#, 401),
+            ("null", 401),
+            ("1", 401),
+            (r#"["u1"]"#, 401),
+        ] {
+            rows.push((swap(SUB, &format!(r#""sub":{}"#, sub)), status));
+        }
+        // `scope`: space-separated tokens, compared exactly; a malformed list is an invalid token,
+        // a well-formed one without the baseline lacks a scope.
+        for (scope, status) in [
+            (r#""mcp:access""#, 0),
+            (r#""notes:read mcp:access""#, 0),
+            (r#"" mcp:access notes:read""#, 401),
+            (r#""mcp:access notes:read ""#, 401),
+            (r#""mcp:access  notes:read""#, 401),
+            (r#"" ""#, 401),
+            ("null", 401),
+            ("1", 401),
+            (r#"["mcp:access"]"#, 401),
+            (r#""""#, 403),
+            (r#""notes:read""#, 403),
+            (r#""mcp:acces""#, 403),
+            (r#""mcp:accessx""#, 403),
+            (r#""xmcp:access""#, 403),
+            (r#""MCP:ACCESS""#, 403),
+            (r#""mcp:Access""#, 403),
+            (r#""mcp:access\tnotes:read""#, 403),
+            (r#""mcp:access,notes:read""#, 403),
+        ] {
+            rows.push((swap(SCOPE, &format!(r#""scope":{}"#, scope)), status));
+        }
+        // `token_type`: absent or Bearer in any case, nothing else.
+        for (token_type, status) in [
+            (r#""bearer""#, 0),
+            (r#""BEARER""#, 0),
+            (r#""bEaReR""#, 0),
+            (r#""DPoP""#, 401),
+            (r#""Bearer ""#, 401),
+            (r#"" Bearer""#, 401),
+            (r#""Bearerx""#, 401),
+            (r#""Beare""#, 401),
+            (r#""N_A""#, 401),
+            (r#""""#, 401),
+            ("null", 401),
+            ("1", 401),
+            ("true", 401),
+            (r#"["Bearer"]"#, 401),
+        ] {
+            rows.push((claims(&format!(r#","token_type":{}"#, token_type)), status));
+        }
+        // `active`: the boolean only; anything else is the verifier failing.
+        for active in [r#""true""#, r#""false""#, "1", "0", "null", "[true]", "{}"] {
+            rows.push((swap(ACTIVE, &format!(r#""active":{}"#, active)), 503));
+        }
         for (text, status) in rows {
             let (r, a) = introspected(
                 &e,
@@ -1238,32 +1487,9 @@ mod tests {
             }
             assert_eq!(a, Action::Respond, "{}", text);
             let reply = r.reply().unwrap();
-            assert_eq!(reply.status, status, "{}", text);
-            assert!(!body(reply).contains("u1") && !body(reply).contains("id.example"));
-            match status {
-                401 => assert!(header(reply, "www-authenticate")
-                    .unwrap()
-                    .starts_with("Bearer error=\"invalid_token\"")),
-                403 => assert_eq!(
-                    header(reply, "www-authenticate").unwrap(),
-                    format!(
-                        r#"Bearer error="insufficient_scope", scope="mcp:access", resource_metadata="{}", error_description="{}""#,
-                        METADATA, INSUFFICIENT
-                    )
-                ),
-                _ => assert_eq!(
-                    body(reply),
-                    format!(
-                        r#"{{"error":"temporarily_unavailable","error_description":"{}"}}"#,
-                        UNAVAILABLE
-                    )
-                ),
-            }
+            expect_refusal(reply, status, &text);
+            assert!(reply.close, "{}", text);
         }
-        let big = format!(
-            r#"{{"active":true,"pad":"{}"}}"#,
-            "x".repeat(INTROSPECTION_MAX_BYTES)
-        );
         for answer in [
             HttpAnswer::Response {
                 status: 302,
@@ -1273,15 +1499,11 @@ mod tests {
                 status: 500,
                 body: ok.as_bytes(),
             },
-            HttpAnswer::Response {
-                status: 200,
-                body: big.as_bytes(),
-            },
             HttpAnswer::Failed(HttpFailure::Unreachable),
             HttpAnswer::Failed(HttpFailure::TimedOut),
         ] {
             let (r, _) = introspected(&e, answer);
-            assert_eq!(r.reply().unwrap().status, 503);
+            expect_refusal(r.reply().unwrap(), 503, &format!("{:?}", answer));
         }
         // The deadline passing during introspection is 408, not 503.
         let (mut r, _) = start(&e, "/mcp", Some("Bearer t"));
@@ -1299,6 +1521,71 @@ mod tests {
         let (mut r, _) = start(&e, "/mcp", Some("Bearer t"));
         assert_eq!(r.abort(1.0), Action::Respond);
         assert_eq!(r.reply().unwrap().status, 408);
+    }
+
+    /// `tools/list` with the introspection answered when the wall clock reads `wall_ms`.
+    fn answered_at(e: &Engine, text: &str, wall_ms: f64) -> (Request, Action) {
+        let mut r = e.request_at(0.0, wall_ms);
+        let h = headers(Some("Bearer t"), "tools/list");
+        assert_eq!(r.head(b"POST", b"/mcp", h, 0.0), Action::Perform);
+        let answer = HttpAnswer::Response {
+            status: 200,
+            body: text.as_bytes(),
+        };
+        let a = r.answer_http(answer, 0.0);
+        (r, a)
+    }
+
+    #[test]
+    fn time_claims_hold_up_to_their_exact_boundary() {
+        let now = NOW_S as f64 * 1000.0;
+        let exp = |v: &str| claims("").replace(&(NOW_S + 60).to_string(), v);
+        let s = |v: i64| v.to_string();
+        // (introspection response, wall clock at the answer, status: 0 granted, else 401)
+        let rows: Vec<(String, f64, u16)> = vec![
+            // exp: valid before the instant it names, never at or after it.
+            (exp(&s(NOW_S + 1)), now, 0),
+            (exp(&s(NOW_S)), now, 401),
+            (exp(&s(NOW_S - 1)), now, 401),
+            (exp(&s(NOW_S)), now - 1.0, 0),
+            (exp(&s(NOW_S)), now + 1.0, 401),
+            (exp("0"), now, 401),
+            (exp("-1"), now, 401),
+            (exp("-0"), now, 401),
+            (exp(&format!("{}.0", NOW_S + 60)), now, 401),
+            (exp(&format!(r#""{}""#, NOW_S + 60)), now, 401),
+            (exp("9007199254740992"), now, 401),
+            (exp("null"), now, 401),
+            (exp("true"), now, 401),
+            // nbf: valid from the instant it names on.
+            (claims(&format!(r#","nbf":{}"#, NOW_S + 1)), now, 401),
+            (claims(&format!(r#","nbf":{}"#, NOW_S)), now, 0),
+            (claims(&format!(r#","nbf":{}"#, NOW_S - 1)), now, 0),
+            (claims(&format!(r#","nbf":{}"#, NOW_S)), now - 1.0, 401),
+            (claims(r#","nbf":0"#), now, 0),
+            (claims(r#","nbf":-1"#), now, 401),
+            (claims(&format!(r#","nbf":{}.5"#, NOW_S)), now, 401),
+            (claims(&format!(r#","nbf":"{}""#, NOW_S)), now, 401),
+            (claims(r#","nbf":null"#), now, 401),
+            // iat is informational (RFC 7662 §2.2): not judged, whatever it says.
+            (claims(&format!(r#","iat":{}"#, NOW_S + 3600)), now, 0),
+            (claims(r#","iat":"x""#), now, 0),
+            // Without a usable wall clock nothing is valid.
+            (claims(""), f64::NAN, 401),
+            (claims(""), f64::INFINITY, 401),
+            (claims(""), f64::NEG_INFINITY, 401),
+        ];
+        let e = engine();
+        for (text, wall, status) in rows {
+            let context = format!("{} at {}", text, wall);
+            let (r, a) = answered_at(&e, &text, wall);
+            if status == 0 {
+                assert_eq!(a, Action::Continue, "{}", context);
+                continue;
+            }
+            assert_eq!(a, Action::Respond, "{}", context);
+            expect_refusal(r.reply().unwrap(), status, &context);
+        }
     }
 
     /// One request through the whole flow; `inner` is the params members before `_meta`.
@@ -1329,18 +1616,34 @@ mod tests {
         );
         assert_eq!(r.body(body.as_bytes(), at), Action::Continue);
         r.end(at);
+        // A finished request's event names the granted principal.
+        let mut event = Vec::new();
+        assert_eq!(r.event(&mut event), r.reply().is_some());
+        if r.reply().is_some() {
+            let event = String::from_utf8(event).unwrap();
+            assert!(event.contains(r#","sub":"u1","#), "{}", event);
+        }
         r.reply()
             .cloned()
             .unwrap_or_else(|| Reply::empty(0, Timing::Early))
     }
 
+    /// The names a `tools/list` reply shows; the reply must be JSON.
     fn tool_names(list: &Reply) -> Vec<String> {
-        let b = body(list);
-        let tools = &b[b.find(r#""tools":["#).unwrap()..b.find(r#"],"ttlMs""#).unwrap()];
+        let doc = match crate::json::parse(&list.body, 64) {
+            Ok(d) => d,
+            Err(_) => panic!("not JSON: {}", body(list)),
+        };
+        let result = doc.root().as_object().unwrap().get("result").unwrap();
+        let tools = result.as_object().unwrap().get("tools").unwrap();
         tools
-            .split(r#""name":""#)
-            .skip(1)
-            .map(|s| s[..s.find('"').unwrap()].to_string())
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let name = t.as_object().unwrap().get("name").unwrap();
+                name.as_string().unwrap().as_str().into_owned()
+            })
             .collect()
     }
 
@@ -1425,19 +1728,28 @@ mod tests {
                 )
             );
         }
-        // Expiry is checked again before dispatch: the token expired while the body arrived.
-        let late = call(
-            &e,
-            "tools/call",
-            r#""name":"status","arguments":{}"#,
-            "mcp:access",
-            NOW_S + 1,
-            1_500.0,
-        );
-        assert_eq!(late.status, 401);
-        assert!(header(&late, "www-authenticate")
-            .unwrap()
-            .starts_with("Bearer error=\"invalid_token\""));
+        // Expiry is checked again before dispatch, against the wall clock when the body has
+        // arrived (the answer came at 1 ms): (method, exp, body complete at ms, status).
+        let status = r#""name":"status","arguments":{}"#;
+        let rows: &[(&str, &str, i64, f64, u16)] = &[
+            ("tools/call", status, NOW_S + 2, 1_000.0, 200),
+            ("tools/call", status, NOW_S + 1, 999.0, 200),
+            ("tools/call", status, NOW_S + 1, 1_000.0, 401),
+            ("tools/call", status, NOW_S + 1, 1_001.0, 401),
+            ("tools/call", status, NOW_S + 1, 2_000.0, 401),
+            ("tools/list", "", NOW_S + 1, 999.0, 200),
+            ("tools/list", "", NOW_S + 1, 1_000.0, 401),
+        ];
+        for &(method, inner, exp, at, status) in rows {
+            let reply = call(&e, method, inner, "mcp:access", exp, at);
+            let context = format!("{} exp {} at {}", method, exp, at);
+            if status == 200 {
+                assert_eq!(reply.status, 200, "{}: {}", context, body(&reply));
+                continue;
+            }
+            expect_refusal(&reply, status, &context);
+            assert!(!reply.close, "{}", context);
+        }
     }
 
     #[test]
@@ -1456,7 +1768,13 @@ mod tests {
         assert_eq!(r.reply().unwrap().status, 500);
         assert!(r.effect().is_none());
         drop(r);
-        assert!(e.install_secret(Secret::IntrospectionSecret, b"").is_err());
+        let too_long = [b's'; MAX_SECRET_BYTES + 1];
+        for secret in [&b""[..], b"\xff", &too_long] {
+            assert_eq!(
+                e.install_secret(Secret::IntrospectionSecret, secret),
+                Err("authorization.clientSecret: must be 1-1024 bytes of text".to_string())
+            );
+        }
         e.install_secret(Secret::IntrospectionSecret, SECRET.as_bytes())
             .unwrap();
         assert!(e.secret(Secret::IntrospectionSecret).is_none());
@@ -1506,8 +1824,33 @@ mod tests {
         assert!(is_b64token(b"abc=="));
         assert!(!is_b64token(b"=="));
         assert!(!is_b64token(b"a=b"));
-        assert!(query_has_token(b"a=1&access_token=x") && query_has_token(b"access_token"));
-        assert!(!query_has_token(b"my_access_token=x"));
+        // (query, names an access_token parameter)
+        let rows: &[(&str, bool)] = &[
+            ("access_token", true),
+            ("access_token=x", true),
+            ("a=1&access_token=x", true),
+            ("ACCESS_TOKEN=x", true),
+            ("access%5Ftoken=x", true),
+            ("access%5ftoken=x", true),
+            ("%61ccess_token=x", true),
+            ("access_toke%6E", true),
+            ("+=1&access_token=x", true),
+            ("a+b=1&access_token=x", true),
+            ("", false),
+            ("a+b=1", false),
+            ("access+token=x", false),
+            ("my_access_token=x", false),
+            ("access_tokens=x", false),
+            ("access_toke=x", false),
+            ("x=access_token", false),
+            ("access_token%=x", false),
+            ("access_token%5=x", false),
+            ("access%5Gtoken=x", false),
+            ("access%zztoken=x", false),
+        ];
+        for (q, named) in rows {
+            assert_eq!(query_has_token(q.as_bytes()), *named, "{}", q);
+        }
     }
 
     /// A host with a store and a clock the rows move: every request is a `tools/list` at `clock`
