@@ -866,6 +866,15 @@ mod tests {
             // Exact ties (…221.25 and …221.75, written as quarters so the literal is exact).
             (-5250179884936885.0 / 4.0, "-1312544971234221.2"),
             (5250179884936887.0 / 4.0, "1312544971234221.8"),
+            // Ties whose upper neighbour is the even one (…38.375 and …21.875, as eighths).
+            (720703996173907.0 / 8.0, "90087999521738.38"),
+            (723557985475375.0 / 8.0, "90444748184421.88"),
+            // Just above a tie: the closest digits, though the even neighbour also round-trips.
+            (f64::from_bits(0x40df_3969_4938_2410), "31973.645093951433"),
+            (
+                f64::from_bits(0x3f4d_9b68_52d0_23c1),
+                "0.0009035357849153035",
+            ),
             (0.5, "0.5"),
             (2.5, "2.5"),
         ] {
@@ -1231,6 +1240,293 @@ mod tests {
             decode_no_input(Some(doc.root())).unwrap_err().message,
             EXPECTED_EMPTY_OBJECT
         );
+    }
+
+    /// Program bounds at, and one past, each limit: (program, projection nodes and levels or the
+    /// message).
+    #[test]
+    fn program_bounds_at_their_limits() {
+        let repeat = |item: &str, n: usize| vec![item; n].join(",");
+        let fields = |n: usize| {
+            let f: Vec<String> = (0..n).map(|i| format!(r#"["f{}",0,1]"#, i)).collect();
+            format!(r#"[["boolean"],["object",0,[{}]]]"#, f.join(","))
+        };
+        let enum_of = |n: usize| {
+            let v: Vec<String> = (0..n).map(|i| format!(r#""v{}""#, i)).collect();
+            format!(r#"[["enum",[{}]]]"#, v.join(","))
+        };
+        const INTEGER: &str = "tools: codec program integer bounds are invalid";
+        type Row = (String, Result<(usize, u32), &'static str>);
+        let rows: Vec<Row> = vec![
+            (format!("[{}]", repeat(r#"["boolean"]"#, 4096)), Ok((1, 1))),
+            (
+                format!("[{}]", repeat(r#"["boolean"]"#, 4097)),
+                Err("tools: codec program must have 1 to 4096 nodes"),
+            ),
+            (r#"[["i32",-2147483648,2147483647]]"#.into(), Ok((1, 1))),
+            (r#"[["i32",-2147483649,0]]"#.into(), Err(INTEGER)),
+            (r#"[["i32",0,2147483648]]"#.into(), Err(INTEGER)),
+            (r#"[["u32",0,4294967295]]"#.into(), Ok((1, 1))),
+            (r#"[["u32",-1,5]]"#.into(), Err(INTEGER)),
+            (r#"[["i32",3,3]]"#.into(), Ok((1, 1))),
+            (r#"[["i32",5,3]]"#.into(), Err(INTEGER)),
+            (r#"[["u32",5,3]]"#.into(), Err(INTEGER)),
+            (
+                r#"[["i32",0.5,3]]"#.into(),
+                Err("tools: codec program integer bound is invalid"),
+            ),
+            (r#"[["number",1,1]]"#.into(), Ok((1, 1))),
+            (
+                r#"[["number",2,1]]"#.into(),
+                Err("tools: codec program number bounds are inverted"),
+            ),
+            (
+                r#"[["number","1",null]]"#.into(),
+                Err("tools: codec program number bound is invalid"),
+            ),
+            (r#"[["string",2,2]]"#.into(), Ok((1, 1))),
+            (r#"[["string",0,4294967295]]"#.into(), Ok((1, 1))),
+            (
+                r#"[["string",3,2]]"#.into(),
+                Err("tools: codec program string bounds are inverted"),
+            ),
+            (
+                r#"[["string",0,4294967296]]"#.into(),
+                Err("tools: codec program bound out of range"),
+            ),
+            (
+                r#"[["string",-1,null]]"#.into(),
+                Err("tools: codec program bound out of range"),
+            ),
+            (
+                r#"[["string","0",null]]"#.into(),
+                Err("tools: codec program bound must be an integer"),
+            ),
+            (enum_of(1024), Ok((1, 1))),
+            (
+                enum_of(1025),
+                Err("tools: codec program enum needs 1 to 1024 values"),
+            ),
+            (
+                r#"[["enum",[]]]"#.into(),
+                Err("tools: codec program enum needs 1 to 1024 values"),
+            ),
+            (
+                r#"[["enum",[1]]]"#.into(),
+                Err("tools: codec program enum values must be strings"),
+            ),
+            (
+                r#"[["enum","a"]]"#.into(),
+                Err("tools: codec program enum needs values"),
+            ),
+            (fields(1024), Ok((1025, 2))),
+            (
+                fields(1025),
+                Err("tools: codec program object has too many fields"),
+            ),
+            (
+                r#"[["object",0,{}]]"#.into(),
+                Err("tools: codec program object needs fields"),
+            ),
+            (
+                r#"[["boolean"],["object",0,[["a",0]]]]"#.into(),
+                Err("tools: codec program field must be [name, node, optional]"),
+            ),
+            (
+                r#"[["boolean"],["object",0,[[1,0,0]]]]"#.into(),
+                Err("tools: codec program field name must be a string"),
+            ),
+            (
+                r#"[["boolean"],["object",0,[["a",0,2]]]]"#.into(),
+                Err("tools: codec program bound out of range"),
+            ),
+            (
+                r#"[["boolean"],["object",0,[["a",1,0]]]]"#.into(),
+                Err("tools: codec program reference must point backwards"),
+            ),
+            (
+                r#"[["boolean"],["array",-1,1]]"#.into(),
+                Err("tools: codec program reference is invalid"),
+            ),
+            (r#"[["json",0,64]]"#.into(), Ok((1, 1))),
+            (
+                r#"[["json",0,65]]"#.into(),
+                Err("tools: codec program bound out of range"),
+            ),
+            (r#"[["scalarRecord",0,0]]"#.into(), Ok((1, 1))),
+            (r#"[["boolean"],["nullable",0]]"#.into(), Ok((3, 2))),
+            (r#"{}"#.into(), Err("tools: codec program must be an array")),
+            (
+                r#"[1]"#.into(),
+                Err("tools: codec program node must be an array"),
+            ),
+            (
+                r#"[[1]]"#.into(),
+                Err("tools: codec program node needs an opcode"),
+            ),
+            (
+                r#"[["bogus",0,0]]"#.into(),
+                Err("tools: codec program has an unknown opcode"),
+            ),
+            (
+                r#"[["string",0]]"#.into(),
+                Err("tools: codec program node has the wrong number of members"),
+            ),
+            (
+                r#"[["boolean",0]]"#.into(),
+                Err("tools: codec program node has the wrong number of members"),
+            ),
+            (
+                r#"[["boolean"],["nullable",0,0]]"#.into(),
+                Err("tools: codec program node has the wrong number of members"),
+            ),
+        ];
+        for (text, want) in rows {
+            let doc = parse(text.as_bytes(), 16).unwrap();
+            let got = Program::from_value(doc.root())
+                .map(|p| (p.projection_nodes(), p.projection_levels()));
+            assert_eq!(got, want, "{}", &text[..text.len().min(80)]);
+        }
+    }
+
+    /// An error path names a field as `.name` when it is an identifier, else as a JSON string.
+    #[test]
+    fn error_paths_quote_names_that_are_not_identifiers() {
+        for (name, path) in [
+            ("a", "$.a"),
+            ("_x", "$._x"),
+            ("a_1", "$.a_1"),
+            ("A9", "$.A9"),
+            ("__", "$.__"),
+            ("1a", r#"$["1a"]"#),
+            ("a-b", r#"$["a-b"]"#),
+            ("a b", r#"$["a b"]"#),
+            ("\u{e9}", "$[\"\u{e9}\"]"),
+            ("", r#"$[""]"#),
+            (r#"a\"b"#, r#"$["a\"b"]"#),
+        ] {
+            let p = program(&format!(r#"[["boolean"],["object",0,[["{}",0,0]]]]"#, name));
+            assert_eq!(
+                dec(&p, "{}").unwrap_err(),
+                (path.to_string(), REQUIRED),
+                "{}",
+                name
+            );
+        }
+    }
+
+    /// Values at, and one past, each bound a node declares.
+    #[test]
+    fn values_at_their_bounds() {
+        type Row<'a> = (&'a str, &'a str, Result<&'a str, (&'a str, &'a str)>);
+        const INT: &str = r#"[["i32",-5,5],["object",0,[["v",0,0]]]]"#;
+        const NUM: &str = r#"[["number",-1,1],["object",0,[["v",0,0]]]]"#;
+        const STR: &str = r#"[["string",2,2],["object",0,[["v",0,0]]]]"#;
+        const ARR: &str = r#"[["boolean"],["array",0,2],["object",0,[["v",1,0]]]]"#;
+        const JSON: &str = r#"[["json",12,2],["object",0,[["v",0,0]]]]"#;
+        const DEEP: &str = r#"[["json",100,2],["object",0,[["v",0,0]]]]"#;
+        const RECORD: &str = r#"[["scalarRecord",2,20]]"#;
+        const INNER_RECORD: &str = r#"[["scalarRecord",2,20],["object",0,[["r",0,0]]]]"#;
+        let rows: &[Row] = &[
+            (INT, r#"{"v":-5}"#, Ok(r#"{"v":-5}"#)),
+            (INT, r#"{"v":5}"#, Ok(r#"{"v":5}"#)),
+            (INT, r#"{"v":6}"#, Err(("$.v", INTEGER_RANGE))),
+            (INT, r#"{"v":-6}"#, Err(("$.v", INTEGER_RANGE))),
+            (NUM, r#"{"v":-1}"#, Ok(r#"{"v":-1}"#)),
+            (NUM, r#"{"v":1.0}"#, Ok(r#"{"v":1}"#)),
+            (NUM, r#"{"v":1.0000001}"#, Err(("$.v", NUMBER_RANGE))),
+            (NUM, r#"{"v":-1.0000001}"#, Err(("$.v", NUMBER_RANGE))),
+            (NUM, r#"{"v":"1"}"#, Err(("$.v", EXPECTED_NUMBER))),
+            // Unescaped text counts its scalar values, not its UTF-8 bytes.
+            (
+                STR,
+                "{\"v\":\"\u{e9}\u{1F600}\"}",
+                Ok("{\"v\":\"\u{e9}\u{1F600}\"}"),
+            ),
+            (STR, "{\"v\":\"\u{e9}\"}", Err(("$.v", STRING_SHORT))),
+            (STR, "{\"v\":\"ab\u{e9}\"}", Err(("$.v", STRING_LONG))),
+            (STR, r#"{"v":1}"#, Err(("$.v", EXPECTED_STRING))),
+            (ARR, r#"{"v":[true,false]}"#, Ok(r#"{"v":[true,false]}"#)),
+            (
+                ARR,
+                r#"{"v":[true,false,true]}"#,
+                Err(("$.v", TOO_MANY_ITEMS)),
+            ),
+            (ARR, r#"{"v":[true,1]}"#, Err(("$.v[1]", EXPECTED_BOOLEAN))),
+            (ARR, r#"{"v":{}}"#, Err(("$.v", EXPECTED_ARRAY))),
+            // 12 bytes once canonical, and 13.
+            (JSON, r#"{"v":"0123456789"}"#, Ok(r#"{"v":"0123456789"}"#)),
+            (JSON, r#"{"v":"0123456789a"}"#, Err(("$.v", JSON_TOO_LARGE))),
+            (DEEP, r#"{"v":[1.50, 2]}"#, Ok(r#"{"v":[1.5,2]}"#)),
+            (DEEP, r#"{"v":{"a":{"b":1}}}"#, Ok(r#"{"v":{"a":{"b":1}}}"#)),
+            (DEEP, r#"{"v":{"a":{"b":{}}}}"#, Err(("$.v", JSON_TOO_DEEP))),
+            (DEEP, r#"{"v":[{"b":[]}]}"#, Err(("$.v", JSON_TOO_DEEP))),
+            (
+                DEEP,
+                r#"{"v":{"a":[],"b":{}}}"#,
+                Ok(r#"{"v":{"a":[],"b":{}}}"#),
+            ),
+            // 20 bytes once canonical, and 21.
+            (
+                RECORD,
+                r#"{"a":"0123456789ab"}"#,
+                Ok(r#"{"a":"0123456789ab"}"#),
+            ),
+            (
+                RECORD,
+                r#"{"a":"0123456789abc"}"#,
+                Err(("$", JSON_TOO_LARGE)),
+            ),
+            (RECORD, r#"{"a":true,"b":1E1}"#, Ok(r#"{"a":true,"b":10}"#)),
+            (RECORD, r#"{"a":[]}"#, Err(("$", EXPECTED_SCALAR))),
+            (RECORD, r#"[]"#, Err(("$", EXPECTED_OBJECT))),
+            // Inside an object the record's own bytes count, not what precedes it.
+            (
+                INNER_RECORD,
+                r#"{"r":{"a":"0123456789ab"}}"#,
+                Ok(r#"{"r":{"a":"0123456789ab"}}"#),
+            ),
+            (
+                INNER_RECORD,
+                r#"{"r":{"a":"0123456789abc"}}"#,
+                Err(("$.r", JSON_TOO_LARGE)),
+            ),
+        ];
+        for (prog, input, want) in rows {
+            let got = dec(&program(prog), input);
+            match want {
+                Ok(out) => assert_eq!(got.as_deref(), Ok(*out), "{}", input),
+                Err((path, msg)) => assert_eq!(got, Err((path.to_string(), *msg)), "{}", input),
+            }
+        }
+    }
+
+    #[test]
+    fn root_fields_report_their_kind_and_presence() {
+        let p = program(
+            r#"[["string",0,null],["enum",["a"]],["i32",0,1],["boolean"],["number",null,null],["object",0,[["s",0,0],["e",1,1],["i",2,0],["b",3,1],["x",4,0]]]]"#,
+        );
+        let kinds: Vec<Option<(&str, bool)>> = ["s", "e", "i", "b", "x", "z"]
+            .iter()
+            .map(|f| p.root_field(f))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                Some(("string", false)),
+                Some(("enum", true)),
+                Some(("integer", false)),
+                Some(("boolean", true)),
+                Some(("other", false)),
+                None,
+            ]
+        );
+        assert!(p.root_is_object() && !p.has_scalar_record());
+        let record = program(r#"[["scalarRecord",2,20]]"#);
+        assert_eq!(record.root_field("s"), None);
+        assert!(!record.root_is_object() && record.has_scalar_record());
+        let nested = program(r#"[["scalarRecord",2,20],["object",0,[["r",0,0]]]]"#);
+        assert!(nested.root_is_object() && nested.has_scalar_record());
     }
 
     #[test]

@@ -832,6 +832,218 @@ mod tests {
         );
     }
 
+    /// The parts of an accepted configuration that the option rules decide, in one line.
+    fn summary(c: &Config) -> String {
+        format!(
+            "profile={} legacy={} origins={} cors={} card={} progress={} blocks={} ttl={} public={} key={} completions={}",
+            if c.jsonrpc { "jsonrpc" } else { "mcp" },
+            c.legacy,
+            c.allowed_origins.len(),
+            c.cors.is_some(),
+            c.server_card,
+            c.progress,
+            c.content_blocks,
+            c.list_cache.ttl_ms,
+            c.list_cache.public,
+            match (&c.state_key, &c.state_key_secret) {
+                (None, None) => "none",
+                (Some(StateKey::Sealed(_)), None) => "sealed",
+                (Some(StateKey::Unsealed), None) => "unsealed",
+                (None, Some(_)) => "secret",
+                (Some(_), Some(_)) => "both",
+            },
+            c.completions
+        )
+    }
+
+    /// One row per rule that decides between acceptance (what was accepted) and one exact message.
+    #[test]
+    fn option_rules() {
+        const TOOLS: &str = r#""tools":{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":"[{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}]","tools":[{"name":"t","input":null,"output":null,"handler":{"kind":"javascript"}}],"corpora":{}}"#;
+        const CONTENT_TOOLS: &str = r#""tools":{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":"[{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}]","tools":[{"name":"t","input":null,"output":null,"content":true,"handler":{"kind":"javascript"}}],"corpora":{}}"#;
+        const RESOURCES: &str =
+            r#""resources":[{"uri":"test://a","name":"a","mimeType":"text/plain","text":"x"}]"#;
+        const TEMPLATES: &str = r#""resourceTemplates":[{"uriTemplate":"test://t/{id}","name":"t","mimeType":"text/plain","text":"{id}"}]"#;
+        const PROMPTS: &str = r#""prompts":[{"name":"p","messages":[{"role":"user","content":{"type":"text","text":"Hi"}}]}]"#;
+        const INPUT_TOOLS: &str = r#""contentBlocks":true,"tools":{"formatVersion":1,"routerId":"r","catalogHash":"h","deadlineMs":5000,"list":"[{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}]","tools":[{"name":"t","input":null,"output":null,"content":true,"inputs":[{"roots":{"method":"roots/list"}}],"handler":{"kind":"javascript"}}],"corpora":{}}"#;
+        const INPUT_PROMPTS: &str = r#""prompts":[{"name":"p","inputs":[{"roots":{"method":"roots/list"}}],"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}]}]"#;
+        const NEEDS_KEY: &str = "requestStateKey: required (at least 32 bytes) when a tool or prompt declares inputs; or set unsealedRequestState: true to accept unsigned, untrusted state";
+        const MCP: &str = "profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=300000 public=false key=none completions=false";
+        const JSONRPC: &str = "profile=jsonrpc legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=300000 public=false key=none completions=false";
+        const PROFILE: &str = "profile: must be \"mcp\" or \"jsonrpc\"";
+        const NEEDS_TOOLS: &str = "profile: \"jsonrpc\" needs tools and no legacyProtocol";
+        const TOOLS_ONLY: &str =
+            "profile: \"jsonrpc\" serves tools only; drop resources, resourceTemplates and prompts";
+        const TTL: &str = "listCacheTtlMs: must be an integer between 0 and 86400000";
+        const SCOPE: &str = "listCacheScope: must be \"private\" or \"public\"";
+        let origins = |n: usize| {
+            let list: Vec<String> = (0..n)
+                .map(|i| format!("\"https://h{i}.example\""))
+                .collect();
+            format!(r#""allowedOrigins":[{}]"#, list.join(","))
+        };
+        let key = format!(r#""requestStateKey":"{}""#, "k".repeat(32));
+        let rows: Vec<(String, Result<&str, &str>)> = vec![
+            // profile
+            (r#""profile":"mcp""#.into(), Ok(MCP)),
+            (TOOLS.into(), Ok(MCP)),
+            (format!(r#""profile":"jsonrpc",{TOOLS}"#), Ok(JSONRPC)),
+            (format!(r#""profile":"mcp",{TOOLS}"#), Ok(MCP)),
+            (r#""profile":"JSONRPC""#.into(), Err(PROFILE)),
+            (r#""profile":"json-rpc""#.into(), Err(PROFILE)),
+            (r#""profile":"""#.into(), Err(PROFILE)),
+            (r#""profile":true"#.into(), Err(PROFILE)),
+            (r#""profile":"jsonrpc""#.into(), Err(NEEDS_TOOLS)),
+            (
+                format!(r#""profile":"jsonrpc","legacyProtocol":"2025-06-18",{TOOLS}"#),
+                Err(NEEDS_TOOLS),
+            ),
+            (
+                format!(r#""profile":"jsonrpc","progress":true,{TOOLS}"#),
+                Err("profile: \"jsonrpc\" answers with one JSON body, never progress; drop progress"),
+            ),
+            (
+                format!(r#""profile":"jsonrpc","contentBlocks":true,{CONTENT_TOOLS}"#),
+                Err("profile: \"jsonrpc\" returns a content tool's blocks as its result; drop contentBlocks"),
+            ),
+            // A content tool needs contentBlocks in the MCP profile only.
+            (format!(r#""profile":"jsonrpc",{CONTENT_TOOLS}"#), Ok(JSONRPC)),
+            (
+                CONTENT_TOOLS.into(),
+                Err("tools: tool \"t\" returns content blocks; enable them with contentBlocks: true"),
+            ),
+            (
+                format!(r#""contentBlocks":true,{CONTENT_TOOLS}"#),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=true ttl=300000 public=false key=none completions=false"),
+            ),
+            (format!(r#""profile":"jsonrpc",{RESOURCES},{TOOLS}"#), Err(TOOLS_ONLY)),
+            (format!(r#""profile":"jsonrpc",{TEMPLATES},{TOOLS}"#), Err(TOOLS_ONLY)),
+            (format!(r#""profile":"jsonrpc",{PROMPTS},{TOOLS}"#), Err(TOOLS_ONLY)),
+            (format!("{RESOURCES},{PROMPTS},{TOOLS}"), Ok(MCP)),
+            // Completions are served when a prompt or a resource template declares values.
+            (
+                r#""prompts":[{"name":"p","arguments":[{"name":"a","completions":["x"]}],"messages":[{"role":"user","content":{"type":"text","text":"{a}"}}]}]"#.into(),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=300000 public=false key=none completions=true"),
+            ),
+            (
+                r#""resourceTemplates":[{"uriTemplate":"test://t/{id}","name":"t","mimeType":"text/plain","text":"{id}","completions":{"id":["1"]}}]"#.into(),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=300000 public=false key=none completions=true"),
+            ),
+            (
+                format!(r#""profile":"jsonrpc","serverCard":true,{TOOLS}"#),
+                Err("profile: \"jsonrpc\" serves no server card; drop serverCard"),
+            ),
+            (
+                r#""serverCard":true"#.into(),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=true progress=false blocks=false ttl=300000 public=false key=none completions=false"),
+            ),
+            (r#""serverCard":false"#.into(), Ok(MCP)),
+            (r#""serverCard":1"#.into(), Err("serverCard: must be a boolean")),
+            (
+                r#""progress":true"#.into(),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=true blocks=false ttl=300000 public=false key=none completions=false"),
+            ),
+            (r#""progress":"yes""#.into(), Err("progress: must be a boolean")),
+            // cors and allowedOrigins
+            (
+                r#""cors":true"#.into(),
+                Err("cors: needs allowedOrigins, the exact origins browser clients may call from"),
+            ),
+            (
+                format!(r#""cors":true,{}"#, origins(1)),
+                Ok("profile=mcp legacy=false origins=1 cors=true card=false progress=false blocks=false ttl=300000 public=false key=none completions=false"),
+            ),
+            (format!(r#""cors":false,{}"#, origins(1)), Ok("profile=mcp legacy=false origins=1 cors=false card=false progress=false blocks=false ttl=300000 public=false key=none completions=false")),
+            (
+                origins(64),
+                Ok("profile=mcp legacy=false origins=64 cors=false card=false progress=false blocks=false ttl=300000 public=false key=none completions=false"),
+            ),
+            (origins(65), Err("allowedOrigins: must hold at most 64 origins")),
+            // list caching
+            (
+                r#""listCacheTtlMs":0,"listCacheScope":"private""#.into(),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=0 public=false key=none completions=false"),
+            ),
+            (
+                r#""listCacheTtlMs":86400000,"listCacheScope":"public""#.into(),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=86400000 public=true key=none completions=false"),
+            ),
+            (r#""listCacheTtlMs":null,"listCacheScope":null"#.into(), Ok(MCP)),
+            (r#""listCacheTtlMs":86400001"#.into(), Err(TTL)),
+            (r#""listCacheTtlMs":-1"#.into(), Err(TTL)),
+            (r#""listCacheTtlMs":1.5"#.into(), Err(TTL)),
+            (r#""listCacheTtlMs":"1""#.into(), Err(TTL)),
+            (r#""listCacheScope":"shared""#.into(), Err(SCOPE)),
+            (r#""listCacheScope":"Public""#.into(), Err(SCOPE)),
+            (r#""listCacheScope":true"#.into(), Err(SCOPE)),
+            // the state key
+            (
+                key.clone(),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=300000 public=false key=sealed completions=false"),
+            ),
+            (
+                r#""unsealedRequestState":true"#.into(),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=300000 public=false key=unsealed completions=false"),
+            ),
+            (
+                format!(r#"{key},"unsealedRequestState":false"#),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=300000 public=false key=sealed completions=false"),
+            ),
+            (
+                r#""requestStateKey":{"secretStore":"s","key":"k"}"#.into(),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=300000 public=false key=secret completions=false"),
+            ),
+            (
+                r#""unsealedRequestState":1"#.into(),
+                Err("unsealedRequestState: must be a boolean"),
+            ),
+            // Inputs, of a tool or of a prompt, need a key or the unsealed opt-in.
+            (INPUT_TOOLS.into(), Err(NEEDS_KEY)),
+            (INPUT_PROMPTS.into(), Err(NEEDS_KEY)),
+            (
+                format!(r#"{INPUT_TOOLS},"unsealedRequestState":true"#),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=true ttl=300000 public=false key=unsealed completions=false"),
+            ),
+            (
+                format!(r#"{INPUT_PROMPTS},"requestStateKey":{{"secretStore":"s","key":"k"}}"#),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=300000 public=false key=secret completions=false"),
+            ),
+            (
+                format!(r#"{INPUT_TOOLS},{key}"#),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=true ttl=300000 public=false key=sealed completions=false"),
+            ),
+            (r#""requestStateKey":7"#.into(), Err(KEY_RULE)),
+            (format!(r#""requestStateKey":"{}""#, "k".repeat(31)), Err(KEY_RULE)),
+            (format!(r#""requestStateKey":"{}""#, "k".repeat(1025)), Err(KEY_RULE)),
+            (
+                format!(r#""requestStateKey":"{}""#, "k".repeat(1024)),
+                Ok("profile=mcp legacy=false origins=0 cors=false card=false progress=false blocks=false ttl=300000 public=false key=sealed completions=false"),
+            ),
+        ];
+        for (members, want) in rows {
+            let text = format!("{{{members}}}");
+            let got = Config::parse(text.as_bytes()).map(|c| summary(&c));
+            assert_eq!(got.as_deref().map_err(String::as_str), want, "{text}");
+        }
+    }
+
+    /// The secrets a host reads, with the option each message names and the longest each may be.
+    #[test]
+    fn secrets_name_their_option_and_bound() {
+        let got: Vec<(&str, usize)> = Secret::ALL
+            .iter()
+            .map(|s| (s.option(), s.max_bytes()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("requestStateKey", 1024),
+                ("tools.backendBearerToken", 4096),
+                ("authorization.clientSecret", 1024),
+            ]
+        );
+    }
+
     #[test]
     fn messages_never_echo_the_rejected_value() {
         const CANARY: &str = "zq7canary";

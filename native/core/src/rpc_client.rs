@@ -197,6 +197,60 @@ mod tests {
             (200, r#"{"jsonrpc":"2.0","id":null,"result":1}"#, None),
             (200, r#"{"jsonrpc":"2.0","id":1.5,"result":1}"#, None),
             (200, r#"{"jsonrpc":"2.0","id":[1],"result":1}"#, None),
+            (200, r#"{"jsonrpc":"2.0","id":0,"result":1}"#, None),
+            (200, r#"{"jsonrpc":"2.0","id":-1,"result":1}"#, None),
+            (200, r#"{"jsonrpc":"2.0","id":true,"result":1}"#, None),
+            (200, r#"{"jsonrpc":"2.0","id":{},"result":1}"#, None),
+            (200, r#"{"jsonrpc":"2.0","id":"","result":1}"#, None),
+            // The request's id is written `1`: another spelling of one is another id.
+            (200, r#"{"jsonrpc":"2.0","id":1.0,"result":1}"#, None),
+            (200, r#"{"jsonrpc":"2.0","id":1e0,"result":1}"#, None),
+            (
+                200,
+                r#"{"jsonrpc":"2.0","id":9007199254740993,"result":1}"#,
+                None,
+            ),
+            // The error replies are held to the same id.
+            (
+                200,
+                r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"x"}}"#,
+                None,
+            ),
+            (
+                200,
+                r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"x"}}"#,
+                None,
+            ),
+            (
+                200,
+                r#"{"jsonrpc":"2.0","id":"1","error":{"code":-32000,"message":"x"}}"#,
+                None,
+            ),
+            (
+                200,
+                r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32000,"message":"x"}}"#,
+                None,
+            ),
+            (
+                400,
+                r#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"x"}}"#,
+                None,
+            ),
+            (
+                400,
+                r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32602,"message":"x"}}"#,
+                None,
+            ),
+            (
+                400,
+                r#"{"jsonrpc":"2.0","id":"1","error":{"code":-32602,"message":"x"}}"#,
+                None,
+            ),
+            (
+                400,
+                r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"x"}}"#,
+                None,
+            ),
             (200, r#"{"jsonrpc":2,"id":1,"result":1}"#, None),
             (200, r#"{"jsonrpc":"1.0","id":1,"result":1}"#, None),
             (200, r#"{"id":1,"result":1}"#, None),
