@@ -261,21 +261,40 @@ describe('catalog-backed tools: the list and the client going away', () => {
     expect(tools[1].inputSchema).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false });
   });
 
-  it('a client that disconnects aborts the backend request', async () => {
-    const server = await startNode(options(false));
-    try {
+  // host, then one call that the client abandons once the backend holds it: the call's settled value.
+  const DEPARTURES: [string, (signal: AbortSignal) => Promise<{ settled: unknown; close(): Promise<void> }>][] = [
+    ['node', async (signal) => {
+      const server = await startNode(options(false));
+      const settled = fetch(`http://127.0.0.1:${server.port}/mcp`, { method: 'POST', headers: modernHeaders('tools/call', 'probe'), body: callBody(false, 1, 'probe', { mode: 'slow' }), signal }).catch((e: Error) => e.name);
+      return { settled, close: () => server.close() };
+    }],
+    ['fetch', async (signal) => {
+      const h = fetchHandler(options(false));
+      // The handler settles with the core's answer to a departed client, which nobody reads.
+      const settled = h.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: modernHeaders('tools/call', 'probe'), body: callBody(false, 1, 'probe', { mode: 'slow' }), signal })).then(async (r) => [r.status, (await r.json()).error.code]);
+      return { settled, close: async () => undefined };
+    }],
+  ];
+  const SETTLED: Record<string, unknown> = { node: 'AbortError', fetch: [408, -32603] };
+  for (const [host, call] of DEPARTURES) {
+    it(`a client that disconnects aborts the backend request (${host} host)`, async () => {
       const before = hits.length;
       const ac = new AbortController();
-      const pending = fetch(`http://127.0.0.1:${server.port}/mcp`, { method: 'POST', headers: modernHeaders('tools/call', 'probe'), body: callBody(false, 1, 'probe', { mode: 'slow' }), signal: ac.signal }).catch((e: Error) => e.name);
-      const deadline = Date.now() + 2000;
-      while (hits.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      ac.abort();
-      expect(await pending).toBe('AbortError');
-      while (!hits[before]?.aborted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      expect(hits.length - before).toBe(1);
-      expect(hits[before]!.aborted).toBe(true);
-    } finally {
-      await server.close();
-    }
-  });
+      const { settled, close } = await call(ac.signal);
+      try {
+        // The backend holds the call (it answers after the deadline, 1 s, plus 1.5 s): only the
+        // departure can close its socket within the bound below.
+        const deadline = Date.now() + 900;
+        while (hits.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect(hits.length - before).toBe(1);
+        ac.abort();
+        const gone = Date.now() + 500;
+        while (!hits[before]!.aborted && Date.now() < gone) await new Promise((r) => setTimeout(r, 5));
+        expect(hits[before]!.aborted).toBe(true);
+        expect(await Promise.race([settled, new Promise((r) => setTimeout(() => r('unsettled'), 500))])).toEqual(SETTLED[host]);
+      } finally {
+        await close();
+      }
+    });
+  }
 });

@@ -5,6 +5,7 @@
  * left, CONTINUE after the body's end), body polling, the client leaving and handler progress, run
  * against a scripted core that records every call.
  */
+import { channel as diagnosticsChannel } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Cancellation } from '../../src/core/cancellation';
 import { drive, fetchExchange, type BodySource, type Departure, type HostCore, type HttpResult, type ReadResult, type StreamSink } from '../../src/core/driver';
@@ -144,6 +145,7 @@ function scriptedHost(script: {
     free: () => void freed++,
     cached: (value: string) => (calls.push(`cached ${value}`), respond(200)),
     cacheEntry: () => undefined,
+    event: () => '{"outcome":"scripted"}',
   };
   let freed = 0;
   const engine = { request: () => req } as unknown as Engine;
@@ -455,5 +457,55 @@ describe('drive: timers and clocks', () => {
     expect(nows).toHaveLength(1);
     expect(nows[0]).toBeGreaterThanOrEqual(before);
     expect(nows[0]).toBeLessThanOrEqual(after);
+  });
+});
+
+describe('drive: the request event\'s timings, on a clock the test moves', () => {
+  // The clock starts at 1000 and moves only where a row says: in the core's head, during the body
+  // wait, during the effect.
+  type Moves = { head?: number; body?: number; effect?: number };
+  const run = async (moves: Moves, effectful: boolean, listened: boolean) => {
+    let t = 1000;
+    let reads = 0;
+    const now = () => (reads++, t);
+    const exchange = (): Promise<HttpResult> => ((t += moves.effect ?? 0), Promise.resolve('unreachable'));
+    const head = (): Action => ((t += moves.head ?? 0), effectful ? { kind: 'perform', effect: effect() } : CONTINUE);
+    const { host } = scriptedHost({ head, exchange, now });
+    const body = effectful ? null : source(undefined, () => new Promise((resolve) => setTimeout(() => ((t += moves.body ?? 0), resolve({ done: true })), 0)), []);
+    const events: unknown[] = [];
+    const listen = (e: unknown) => events.push(e);
+    const ch = diagnosticsChannel('pulse-mcp:request');
+    if (listened) ch.subscribe(listen);
+    try {
+      await drive(host, HEAD, body, undefined);
+    } finally {
+      if (listened) ch.unsubscribe(listen);
+    }
+    const timings = events.map((e) => {
+      const { bodyMs, effectsMs, coreMs, totalMs } = e as Record<string, number>;
+      return { bodyMs, effectsMs, coreMs, totalMs };
+    });
+    return { timings, reads };
+  };
+
+  it.each([
+    // name, clock moves, an effect (else a body), the one event's timings
+    ['a body wait', { body: 30 }, false, { bodyMs: 30, effectsMs: 0, coreMs: 0, totalMs: 30 }],
+    ['an effect', { effect: 40 }, true, { bodyMs: 0, effectsMs: 40, coreMs: 0, totalMs: 40 }],
+    ['the core and a body wait', { head: 5, body: 30 }, false, { bodyMs: 30, effectsMs: 0, coreMs: 5, totalMs: 35 }],
+    ['the core and an effect', { head: 5, effect: 40 }, true, { bodyMs: 0, effectsMs: 40, coreMs: 5, totalMs: 45 }],
+  ] as const)('%s', async (_, moves, effectful, want) => {
+    expect((await run(moves, effectful, true)).timings).toEqual([want]);
+  });
+
+  it.each([
+    // name, an effect (else a body), the clock reads with and without a listener
+    ['a body wait', false, [8, 4]],
+    ['an effect', true, [10, 6]],
+  ] as const)('nobody listening: the clock is read for the core alone (%s)', async (_, effectful, want) => {
+    const listened = await run({}, effectful, true);
+    const alone = await run({}, effectful, false);
+    expect([listened.reads, alone.reads]).toEqual(want);
+    expect(alone.timings).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 // a reply already decided when the parser fails still reaches the client whole, an absolute-form
 // target is served like origin-form, and an early reply ends with a bounded lingering close, never a
 // reset: all over raw `net` sockets against a real server.
+import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -184,6 +185,69 @@ describe('the listener attaches its clientError to its server', () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     }
+  });
+});
+
+describe('the listener attaches its clientError once', () => {
+  // whether the server's owner attached it first; either way it listens exactly once after requests
+  for (const preattached of [false, true]) {
+    it(`${preattached ? 'attached by the owner first' : 'attached by the listener'}: one clientError listener after two requests`, async () => {
+      const handler = createMcpNodeHandler();
+      const server = http.createServer(handler);
+      if (preattached) server.on('clientError', handler.clientError);
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        for (let i = 0; i < 2; i++) await exchange(port, `POST /mcp HTTP/1.1\r\nhost: x\r\n${MCP}content-length: ${DISCOVER.length}\r\nconnection: close\r\n\r\n${DISCOVER}`);
+        expect(server.listeners('clientError')).toEqual([handler.clientError]);
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
+    });
+  }
+});
+
+describe('clientError on a socket, by the fault Node reports', () => {
+  /** A socket that records what is written to it and whether it was destroyed. */
+  class FakeSocket extends EventEmitter {
+    written: string[] = [];
+    destroyed = false;
+    writableEnded = false;
+    bytesRead = 0;
+    constructor(readonly writable: boolean, ended: boolean) {
+      super();
+      this.writableEnded = ended;
+    }
+    write(bytes: Buffer): void {
+      this.written.push(bytes.toString('latin1'));
+    }
+    end(): void {
+      this.writableEnded = true;
+    }
+    destroy(): void {
+      this.destroyed = true;
+    }
+    resume(): void {}
+  }
+  const HEAD_TOO_LARGE = 'HTTP/1.1 431 Request Header Fields Too Large\r\ncache-control: no-store\r\ncontent-length: 0\r\nconnection: close\r\n\r\n';
+  it.each([
+    // name, the error's code, whether the socket is writable and already ended, what is written, destroyed at once
+    ['a reset: nothing said', 'ECONNRESET', true, false, [], true],
+    ['a socket no longer writable: nothing said', 'HPE_HEADER_OVERFLOW', false, false, [], true],
+    ['an oversized head', 'HPE_HEADER_OVERFLOW', true, false, [HEAD_TOO_LARGE], false],
+    ['a body cut short', 'HPE_INVALID_EOF_STATE', true, false, [INTERRUPTED], false],
+    ['a body that timed out', 'ERR_HTTP_REQUEST_TIMEOUT', true, false, [INTERRUPTED], false],
+    ['any other parser fault', 'HPE_INVALID_METHOD', true, false, [FRAMING], false],
+    ['a fault without a code', undefined, true, false, [FRAMING], false],
+    ['an early reply already ended the connection: its answer stands', 'HPE_INVALID_METHOD', true, true, [], false],
+  ] as const)('%s', (_, code, writable, ended, written, destroyed) => {
+    const socket = new FakeSocket(writable, ended);
+    createMcpNodeHandler().clientError(Object.assign(new Error('fault'), code === undefined ? {} : { code }), socket as never);
+    expect(socket.written).toEqual(written);
+    expect(socket.destroyed).toBe(destroyed);
+    // An answer ends the write side and lingers on the read side.
+    expect(socket.writableEnded).toBe(ended || written.length > 0);
   });
 });
 

@@ -8,6 +8,8 @@ import { codec, EntityRouter, handlers, mcp } from '../../src/pulse';
 import { toolSource } from '../../src/router';
 import { resolveOptions } from '../../src/options';
 import { createHostCore } from '../../src/core/driver';
+import { compileRouter } from '../../src/compiler';
+import { routerDefinition } from '../../src/router/router';
 import { DISCOVER_RESULT, envelope, modernHeaders, SERVER_INFO } from '../support/fixtures';
 import { createMcpHttpHandler, createMcpNodeHandler, startNode } from '../support/hosts';
 
@@ -41,6 +43,12 @@ describe('exports', () => {
 
 const cyclic: Record<string, unknown> = { a: 1 };
 cyclic.self = cyclic;
+/** `depth` arrays, one inside the other. */
+function nested(depth: number): unknown[] {
+  let v: unknown[] = [];
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
 const origins65 = Array.from({ length: 65 }, (_, i) => `https://h${i}.example`);
 const router = () => new EntityRouter('r').operation('a', { handler: handlers.static(null) });
 const MANIFEST = () => toolSource(router()).manifest as Record<string, unknown>;
@@ -119,6 +127,29 @@ const rules: [string, unknown, string][] = [
   ['serverInfo', cyclic, 'serverInfo.self: must be plain JSON data, not a cyclic structure'],
   ['serverInfo', { name: 'n', version: Symbol('v') }, 'serverInfo.version: must be plain JSON data, not a symbol'],
   ['tools', { catalog: { list: () => '[]' }, schemas: {}, routerId: 'r', target: 'node-javascript', endpoint: 'https://rpc.example/' }, FACADE_TOOLS_FUNCTION],
+  ['tools', { schemas: {} }, FACADE_TOOLS],
+  ['tools', { catalog: {}, manifest: {} }, FACADE_TOOLS],
+  ['tools', { catalog: {}, handlers: { run } }, FACADE_TOOLS],
+  ['tools', { catalog: {}, schemas: {}, backendBearerToken: { secretStore: 'pulse', key: 'rpc' } }, 'tools.backendBearerToken: a secret-store reference ({ secretStore, key }) is read by the Fastly Native build only; this host takes the token itself'],
+  ['authorization', { clientSecret: { secretStore: 'pulse', key: 'rs' } }, 'authorization.clientSecret: a secret-store reference ({ secretStore, key }) is read by the Fastly Native build only; this host takes the secret itself'],
+  // how an entry is named: identifiers of up to 64 characters with a dot, other printable keys
+  // quoted, anything else unnamed; an option's own key under `options`
+  ['serverInfo', { 'a b': () => 1 }, `serverInfo["a b"]: must be plain JSON data, not a function; ${USE_MCP}`],
+  ['serverInfo', { [`k${'_'.repeat(63)}`]: () => 1 }, `serverInfo.k${'_'.repeat(63)}: must be plain JSON data, not a function; ${USE_MCP}`],
+  ['serverInfo', { [`k${'_'.repeat(64)}`]: () => 1 }, `serverInfo[an unnamed key]: must be plain JSON data, not a function; ${USE_MCP}`],
+  ['serverInfo', { [' '.repeat(64)]: () => 1 }, `serverInfo[${JSON.stringify(' '.repeat(64))}]: must be plain JSON data, not a function; ${USE_MCP}`],
+  ['serverInfo', { 'a\nb': () => 1 }, `serverInfo[an unnamed key]: must be plain JSON data, not a function; ${USE_MCP}`],
+  ['serverInfo', { '': () => 1 }, `serverInfo[an unnamed key]: must be plain JSON data, not a function; ${USE_MCP}`],
+  ['serverInfo', { name: 'n', version: '1', 'x y': [1, () => 1] }, `serverInfo["x y"][1]: must be plain JSON data, not a function; ${USE_MCP}`],
+  ['serverInfo', { '\ud800': 1 }, 'serverInfo[an unnamed key]: the key must be well-formed Unicode text, without lone surrogates'],
+  ['a b', () => 1, `options["a b"]: must be plain JSON data, not a function; ${USE_MCP}`],
+  ['\udc00', 1, 'options[an unnamed key]: the key must be well-formed Unicode text, without lone surrogates'],
+  // a lone surrogate of either half, anywhere
+  ['serverInfo', { name: '\udc00n', version: '1' }, 'serverInfo.name: must be well-formed Unicode text, without lone surrogates'],
+  ['serverInfo', { name: 'n\udc00', version: '1' }, 'serverInfo.name: must be well-formed Unicode text, without lone surrogates'],
+  ['serverInfo', { name: '\ud800n', version: '1' }, 'serverInfo.name: must be well-formed Unicode text, without lone surrogates'],
+  ['serverInfo', { name: '\udc00\ud800', version: '1' }, 'serverInfo.name: must be well-formed Unicode text, without lone surrogates'],
+  ['serverInfo', { name: 'n', version: '1', extra: { '\ude80x': 1 } }, 'serverInfo.extra[an unnamed key]: the key must be well-formed Unicode text, without lone surrogates'],
 ];
 
 describe('every option error names the option and the entry', () => {
@@ -128,8 +159,14 @@ describe('every option error names the option and the entry', () => {
     });
   }
 
+  it('a value nested past the call stack is named by its option', () => {
+    for (const make of Object.values(factories)) {
+      expect(configError(make, { serverInfo: nested(200_000) })).toBe('serverInfo: is nested too deeply or too large to be plain JSON data');
+    }
+  });
+
   it('the options object itself must be a plain object', () => {
-    for (const bad of [null, 'options', new Map(), [], () => ({})]) {
+    for (const bad of [null, 'options', new Map(), [], () => ({}), Object.setPrototypeOf([], null)]) {
       expect(configError(createMcpHttpHandler, bad)).toBe('options: must be a plain object');
     }
   });
@@ -285,5 +322,61 @@ describe('options are snapshotted at construction', () => {
     const bad = resolveOptions({ limits: { requestBytes: 'x', bodyBytes: 1 }, extra: [1] });
     expect(bad.requestBytes).toBe(DEFAULT_LIMITS.requestBytes);
     expect(bad.configJson).toBe('{"limits":{"requestBytes":"x","bodyBytes":1},"extra":[1]}');
+  });
+});
+
+describe('the snapshot a handler is built from', () => {
+  const auth = (cache?: unknown) => ({ resource: 'https://mcp.example/mcp', issuer: 'https://id.example', introspectionEndpoint: 'https://id.example/i', clientId: 'c', clientSecret: 's', scopes: ['a'], ...(cache === undefined ? {} : { cache }) });
+  const RUNNER = { run };
+  const BASE = { requestBytes: DEFAULT_LIMITS.requestBytes, handlers: undefined, core: undefined };
+  // name, options, target and binding, then the whole snapshot (configJson exactly as given).
+  const ROWS: [string, unknown, 'host' | 'native', 'facade' | 'static', Record<string, unknown>][] = [
+    ['no options', undefined, 'host', 'facade', { ...BASE, configJson: '{}' }],
+    ['undefined members are absent', { path: undefined, serverInfo: { name: 'n', version: '1', extra: undefined } }, 'host', 'facade', { ...BASE, configJson: '{"serverInfo":{"name":"n","version":"1"}}' }],
+    ['booleans, null, arrays and members in order', { cors: false, serverCard: true, legacyProtocol: null, allowedOrigins: ['https://a.example', 'https://b.example'] }, 'host', 'facade', { ...BASE, configJson: '{"cors":false,"serverCard":true,"legacyProtocol":null,"allowedOrigins":["https://a.example","https://b.example"]}' }],
+    ['limits of null keep the default size', { limits: null }, 'host', 'facade', { ...BASE, configJson: '{"limits":null}' }],
+    ['authorization without a cache has no store', { authorization: auth() }, 'host', 'facade', { ...BASE, configJson: JSON.stringify({ authorization: auth() }) }],
+    ['a null cache has no store', { authorization: auth(null) }, 'host', 'facade', { ...BASE, configJson: JSON.stringify({ authorization: auth(null) }) }],
+    ['a null authorization has no store', { authorization: null }, 'host', 'facade', { ...BASE, configJson: '{"authorization":null}' }],
+    ['a cache takes the default bounds', { authorization: auth({ maxAgeMs: 1000 }) }, 'host', 'facade', { ...BASE, configJson: JSON.stringify({ authorization: auth({ maxAgeMs: 1000 }) }), introspectionCache: { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 } }],
+    ['a cache takes its given bounds', { authorization: auth({ maxAgeMs: 1000, maxEntries: 5, maxBytes: 70_000 }) }, 'host', 'facade', { ...BASE, configJson: JSON.stringify({ authorization: auth({ maxAgeMs: 1000, maxEntries: 5, maxBytes: 70_000 }) }), introspectionCache: { maxEntries: 5, maxBytes: 70_000 } }],
+    ['the Native build takes secret-store references', { requestStateKey: { secretStore: 'p', key: 'k' }, authorization: { ...auth(), clientSecret: { secretStore: 'p', key: 's' } } }, 'native', 'facade', { ...BASE, configJson: JSON.stringify({ requestStateKey: { secretStore: 'p', key: 'k' }, authorization: { ...auth(), clientSecret: { secretStore: 'p', key: 's' } } }) }],
+    ['the static binding takes its own options', { progress: true, contentBlocks: true }, 'host', 'static', { ...BASE, configJson: '{"progress":true,"contentBlocks":true}' }],
+    ['the static binding takes a manifest and its runner', { tools: { manifest: { routerId: 'r', tools: [] }, handlers: RUNNER } }, 'host', 'static', { ...BASE, handlers: RUNNER, configJson: '{"tools":{"routerId":"r","tools":[]}}' }],
+    ['limits and tools: the tools last', { tools: { manifest: {} }, limits: { requestBytes: 600 } }, 'host', 'static', { ...BASE, requestBytes: 600, configJson: '{"limits":{"requestBytes":600},"tools":{}}' }],
+  ];
+  it.each(ROWS)('%s', (_, options, target, binding, expected) => {
+    const snapshot = resolveOptions(options, target, binding);
+    expect(snapshot).toStrictEqual(expected);
+    expect(Object.isFrozen(snapshot)).toBe(true);
+  });
+
+  // What the static binding refuses differs from the adapters in what it points to: no mcp() hint.
+  it('the static binding names a function without the hint to mcp()', () => {
+    expect(configError(() => resolveOptions({ path: () => '/mcp' }, 'host', 'static'), undefined)).toBe('path: must be plain JSON data, not a function');
+  });
+
+  it('a catalog projection takes the response cap and the deadline from the limits', () => {
+    const { catalog, schemaRegistry } = compileRouter(routerDefinition(new EntityRouter('probe').operation('probe', { handler: () => undefined })));
+    const tools = { catalog, schemas: schemaRegistry, routerId: 'probe', target: 'node-javascript', endpoint: 'https://rpc.example/rpc' };
+    const manifest = (limits?: unknown) => JSON.parse(resolveOptions({ limits, tools }).configJson).tools;
+    expect([manifest().deadlineMs, manifest().tools[0].handler.maxBytes]).toEqual([DEFAULT_LIMITS.deadlineMs, DEFAULT_LIMITS.responseBytes]);
+    const lowered = manifest({ requestBytes: 600, responseBytes: 5000, deadlineMs: 700 });
+    expect([lowered.deadlineMs, lowered.tools[0].handler.maxBytes]).toEqual([700, 5000]);
+    expect(resolveOptions({ limits: { requestBytes: 600, responseBytes: 5000 }, tools }).requestBytes).toBe(600);
+  });
+
+  it('core bytes are copied, a compiled module is kept as given', () => {
+    const bytes = new Uint8Array([0, 1, 2, 3, 4, 5]);
+    const buffer = resolveOptions({ core: bytes.buffer }).core as ArrayBuffer;
+    expect(buffer).toBeInstanceOf(ArrayBuffer);
+    expect(buffer).not.toBe(bytes.buffer);
+    expect([...new Uint8Array(buffer)]).toEqual([0, 1, 2, 3, 4, 5]);
+    const view = resolveOptions({ core: new DataView(bytes.buffer, 2, 3) }).core as Uint8Array;
+    expect(view).toBeInstanceOf(Uint8Array);
+    expect(view.buffer).not.toBe(bytes.buffer);
+    expect([...view]).toEqual([2, 3, 4]);
+    const module = new WebAssembly.Module(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    expect(resolveOptions({ core: module }).core).toBe(module);
   });
 });

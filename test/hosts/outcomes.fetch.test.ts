@@ -2,7 +2,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { OUTCOMES, OUTCOME_PROFILES, type OutcomeRow } from '../support/outcomes';
 import { compareOutcome, type Observed } from '../support/compare';
-import { discoverWith, envelope, modernHeaders } from '../support/fixtures';
+import { getEventListeners } from 'node:events';
+import { DISCOVER_RESULT, discoverWith, envelope, modernHeaders } from '../support/fixtures';
 import { fetchHandler, type FetchHandler } from '../support/hosts';
 import { expectRowEvent, tapEvents } from '../support/events';
 
@@ -61,6 +62,11 @@ export async function observe(res: Response): Promise<Observed> {
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => (headers[k] = v));
   return { status: res.status, headers, body: new Uint8Array(await res.arrayBuffer()) };
+}
+
+/** `request` as a runtime whose Request carries this `signal` (or none) would hand it over. */
+function withSignal(request: Request, signal: unknown): Request {
+  return new Proxy(request, { get: (target, key) => (key === 'signal' ? signal : Reflect.get(target, key)) });
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -147,6 +153,30 @@ describe('Fetch host body lifetime', () => {
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(probe.cancelled()).toBe(true);
   });
+
+  // name, how the request's signal looks to the host, then status and exact body (discover: its result)
+  const SIGNALS: [string, (request: Request) => Request, number, string | 'discover'][] = [
+    ['a live signal: served, its abort listener removed after', (r) => r, 200, 'discover'],
+    ['a signal already aborted: the departed client is answered at once', (r) => {
+      const ac = new AbortController();
+      ac.abort();
+      return new Request(r, { signal: ac.signal });
+    }, 408, '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Request body interrupted"}}'],
+    // Runtimes whose Request has no signal, or one without addEventListener: never a departure.
+    ['no signal: served', (r) => withSignal(r, undefined), 200, 'discover'],
+    ['a signal without addEventListener: served, its aborted flag never read', (r) => withSignal(r, { aborted: true }), 200, 'discover'],
+  ];
+  for (const [name, shape, status, body] of SIGNALS) {
+    it(`the request's signal: ${name}`, async () => {
+      const request = shape(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: new Headers(head), body: envelope('server/discover', 1) }));
+      const res = await withTimeout(handlerFor('default').fetch(request), 2000, name);
+      expect(res.status).toBe(status);
+      const text = await res.text();
+      if (body === 'discover') expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', id: 1, result: DISCOVER_RESULT });
+      else expect(text).toBe(body);
+      if (request.signal instanceof AbortSignal) expect(getEventListeners(request.signal, 'abort')).toEqual([]);
+    });
+  }
 
   it('handles many concurrent requests independently', async () => {
     const h = handlerFor('default');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTCOMES, OUTCOME_PROFILES, type OutcomeRow } from '../support/outcomes';
 import { compareOutcome } from '../support/compare';
 import http from 'node:http';
-import { envelope, modernHeaders } from '../support/fixtures';
+import { DISCOVER_RESULT, envelope, modernHeaders } from '../support/fixtures';
 import { startNode, type RunningServer } from '../support/hosts';
 import { encodeRequest, send, type RawRequest } from '../support/raw-http';
 import { expectRowEvent, tapEvents } from '../support/events';
@@ -96,6 +96,27 @@ describe('Node host connection handling', () => {
       else expect('id' in j).toBe(false);
     }
   });
+
+  // request target, status: an absolute-form target is read as its path and query.
+  const TARGETS: [string, number][] = [
+    ['/mcp', 200],
+    ['http://127.0.0.1/mcp', 200],
+    ['HTTP://h.example/mcp', 200],
+    ['http://h.example/mcp?a=1', 200],
+    ['http://h.example/other', 404],
+    ['http://h.example', 404],
+    ['http://[bad/mcp', 404],
+    ['/http://h.example/mcp', 404],
+  ];
+  for (const [target, status] of TARGETS) {
+    it(`the request target ${target} → ${status}`, async () => {
+      const ex = await send(servers.get('default')!.port, { method: 'POST', path: target, headers: modernHeaders('server/discover'), body: Buffer.from(envelope('server/discover', 1)) }, { timeoutMs: 3000 });
+      expect(ex.response?.status).toBe(status);
+      const text = ex.response!.body.toString();
+      if (status === 200) expect(JSON.parse(text)).toEqual({ jsonrpc: '2.0', id: 1, result: DISCOVER_RESULT });
+      else expect(text).toBe('');
+    });
+  }
 
   it('serves sequential requests on one kept-alive connection', async () => {
     const port = servers.get('default')!.port;
