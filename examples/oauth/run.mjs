@@ -64,5 +64,5 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, stop);
 const token = `node ${fileURLToPath(new URL('./token.mjs', import.meta.url))}`;
 process.stdout.write(`issuer ${issuer.url} (metadata: ${issuer.url}/.well-known/openid-configuration)\n`);
 process.stdout.write(`get a token:    ${token} mint --issuer ${issuer.url} --resource ${mcpUrl} --scope "mcp:access notes:read"\n`);
-process.stdout.write(`revoke it:      ${token} revoke --issuer ${issuer.url} --token <token>\n`);
+process.stdout.write(`revoke it:      ${token} revoke --issuer ${issuer.url} --token=<token>\n`);
 process.stdout.write(`Pulse MCP (oauth) listening on ${mcpUrl}\n`);

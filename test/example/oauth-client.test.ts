@@ -51,7 +51,13 @@ describe('the official client against the OAuth example', () => {
     const lines = example.output().trimEnd().split('\n');
     expect(lines.at(-1)).toMatch(/^Pulse MCP \(oauth\) listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(printed('get a token:')).toContain(`--resource ${example.url.href}`);
-    expect(printed('revoke it:')).toContain('--token <token>');
+    expect(printed('revoke it:')).toContain('--token=<token>');
+  });
+
+  it('the printed revoke command takes a token that begins with a dash', async () => {
+    // Tokens are base64url: one in 64 begins with `-`. Revoking an unknown token succeeds (RFC 7009).
+    const revoked = await runPrinted(printed('revoke it:'), { '<token>': `-${'a'.repeat(42)}` });
+    expect([revoked.code, revoked.out.trim()]).toEqual([0, 'revoked']);
   });
 
   it('without a token the client is challenged and nothing reaches the backend', async () => {
