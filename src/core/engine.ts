@@ -186,18 +186,29 @@ function u32At(m: Uint8Array, at: number): number {
   return (m[at]! | (m[at + 1]! << 8) | (m[at + 2]! << 16) | (m[at + 3]! << 24)) >>> 0;
 }
 
-/** UTF-8 text; the event's short ASCII strings are built without a decoder call. */
-function eventText(m: Uint8Array, start: number, end: number): string {
-  if (end - start <= 64) {
-    let s = '';
-    for (let i = start; i < end; i++) {
-      const c = m[i]!;
-      if (c > 0x7f) return decoder.decode(m.subarray(start, end));
-      s += String.fromCharCode(c);
-    }
-    return s;
+/** The last text read into each of the event's seven string slots, with its bytes. */
+const lastEventTexts = Array.from({ length: 7 }, () => ({ bytes: new Uint8Array(0), text: '' }));
+/** Scratch for one decode: method, name, refusal, protocolVersion, sub, traceparent, tracestate. */
+const eventTexts: (string | null)[] = [null, null, null, null, null, null, null];
+
+/**
+ * UTF-8 text of one string slot. Method, name and protocol version repeat from request to request:
+ * comparing a few bytes with the slot's last text costs less than building the string again.
+ */
+function eventText(slot: number, m: Uint8Array, start: number, end: number): string {
+  const last = lastEventTexts[slot]!;
+  const len = end - start;
+  if (last.bytes.length === len) {
+    let i = 0;
+    while (i < len && last.bytes[i] === m[start + i]) i++;
+    if (i === len) return last.text;
   }
-  return decoder.decode(m.subarray(start, end));
+  const text = decoder.decode(m.subarray(start, end));
+  if (len <= 256) {
+    last.bytes = m.slice(start, end);
+    last.text = text;
+  }
+  return text;
 }
 
 /**
@@ -206,41 +217,34 @@ function eventText(m: Uint8Array, start: number, end: number): string {
  */
 function decodeEvent(m: Uint8Array, start: number, end: number): CoreEvent | undefined {
   if (end - start < EVENT_FIXED) return undefined;
+  const texts = eventTexts;
   let at = start + EVENT_FIXED;
-  let broken = false;
-  const text = (i: number): string | null => {
+  for (let i = 0; i < texts.length; i++) {
     const len = u32At(m, start + 20 + 4 * i);
-    if (len === NULL_LENGTH) return null;
+    if (len === NULL_LENGTH) {
+      texts[i] = null;
+      continue;
+    }
     const from = at;
     at += len;
-    if (at > end) {
-      broken = true;
-      return null;
-    }
-    return eventText(m, from, at);
-  };
+    if (at > end) return undefined;
+    texts[i] = eventText(i, m, from, at);
+  }
+  if (at !== end) return undefined;
   const flags = u32At(m, start + 8);
-  const method = text(0);
-  const name = text(1);
-  const refusal = text(2);
-  const protocolVersion = text(3);
-  const sub = text(4);
-  const traceparent = text(5);
-  const tracestate = text(6);
-  if (broken || at !== end) return undefined;
   return {
-    method,
-    name,
+    method: texts[0] as string | null,
+    name: texts[1] as string | null,
     status: u32At(m, start),
     code: (flags & 1) !== 0 ? u32At(m, start + 4) | 0 : null,
     isError: (flags & 2) !== 0 ? (flags & 4) !== 0 : null,
-    refusal,
+    refusal: texts[2] as string | null,
     bytesIn: u32At(m, start + 12),
     bytesOut: u32At(m, start + 16),
-    protocolVersion,
-    sub,
-    traceparent,
-    tracestate,
+    protocolVersion: texts[3] as string | null,
+    sub: texts[4] as string | null,
+    traceparent: texts[5] as string | null,
+    tracestate: texts[6] as string | null,
   };
 }
 

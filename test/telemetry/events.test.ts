@@ -106,6 +106,15 @@ describe('tools/call events of the static binding', () => {
     expect(event).toMatchObject({ method: 'tools/call', name: 'nope', status: reply.status, code: j.error.code, isError: null });
     expect(event.refusal).toMatch(/^[a-z_]+$/);
   });
+
+  it('each event names its own tool, one request after another: same length, other bytes, non-ASCII', async () => {
+    const [, make] = forms[0];
+    const send = await make();
+    for (const name of ['echo', 'ecko', 'écho', 'echo', 'fail']) {
+      const { event } = await exchange(send, call(name));
+      expect(event.name).toBe(name);
+    }
+  });
 });
 
 describe('trace context from _meta', () => {
