@@ -24,6 +24,7 @@ const TESTS = {
     'test/hosts/progress.test.ts',
     'test/hosts/http-effect.test.ts',
     'test/hosts/node-exchange.test.ts',
+    'test/hosts/node-listener.test.ts',
     'test/catalog/outcomes.test.ts',
   ],
 };

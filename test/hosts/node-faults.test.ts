@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EntityRouter, mcp } from '../../src/pulse';
 import { createMcpNodeHandler, type RunningServer } from '../support/hosts';
 import { envelope, META, SERVER_INFO } from '../support/fixtures';
+import { tapEvents } from '../support/events';
 
 interface Seen {
   text: string;
@@ -209,6 +210,9 @@ describe('the listener attaches its clientError once', () => {
 });
 
 describe('clientError on a socket, by the fault Node reports', () => {
+  const events = tapEvents();
+  afterAll(() => events.close());
+  const FAULT_STATUS: Record<string, number> = { head_too_large: 431, body_interrupted: 408, malformed_framing: 400 };
   /** A socket that records what is written to it and whether it was destroyed. */
   class FakeSocket extends EventEmitter {
     written: string[] = [];
@@ -232,20 +236,23 @@ describe('clientError on a socket, by the fault Node reports', () => {
   }
   const HEAD_TOO_LARGE = 'HTTP/1.1 431 Request Header Fields Too Large\r\ncache-control: no-store\r\ncontent-length: 0\r\nconnection: close\r\n\r\n';
   it.each([
-    // name, the error's code, whether the socket is writable and already ended, what is written, destroyed at once
-    ['a reset: nothing said', 'ECONNRESET', true, false, [], true],
-    ['a socket no longer writable: nothing said', 'HPE_HEADER_OVERFLOW', false, false, [], true],
-    ['an oversized head', 'HPE_HEADER_OVERFLOW', true, false, [HEAD_TOO_LARGE], false],
-    ['a body cut short', 'HPE_INVALID_EOF_STATE', true, false, [INTERRUPTED], false],
-    ['a body that timed out', 'ERR_HTTP_REQUEST_TIMEOUT', true, false, [INTERRUPTED], false],
-    ['any other parser fault', 'HPE_INVALID_METHOD', true, false, [FRAMING], false],
-    ['a fault without a code', undefined, true, false, [FRAMING], false],
-    ['an early reply already ended the connection: its answer stands', 'HPE_INVALID_METHOD', true, true, [], false],
-  ] as const)('%s', (_, code, writable, ended, written, destroyed) => {
+    // name, the error's code, whether the socket is writable and already ended, what is written, destroyed at
+    // once, the refusal of the one request event a subscriber sees (null: no event)
+    ['a reset: nothing said', 'ECONNRESET', true, false, [], true, null],
+    ['a socket no longer writable: nothing said', 'HPE_HEADER_OVERFLOW', false, false, [], true, null],
+    ['an oversized head', 'HPE_HEADER_OVERFLOW', true, false, [HEAD_TOO_LARGE], false, 'head_too_large'],
+    ['a body cut short', 'HPE_INVALID_EOF_STATE', true, false, [INTERRUPTED], false, 'body_interrupted'],
+    ['a body that timed out', 'ERR_HTTP_REQUEST_TIMEOUT', true, false, [INTERRUPTED], false, 'body_interrupted'],
+    ['any other parser fault', 'HPE_INVALID_METHOD', true, false, [FRAMING], false, 'malformed_framing'],
+    ['a fault without a code', undefined, true, false, [FRAMING], false, 'malformed_framing'],
+    ['an early reply already ended the connection: its answer stands', 'HPE_INVALID_METHOD', true, true, [], false, 'malformed_framing'],
+  ] as const)('%s', (_, code, writable, ended, written, destroyed, refusal) => {
     const socket = new FakeSocket(writable, ended);
+    events.take();
     createMcpNodeHandler().clientError(Object.assign(new Error('fault'), code === undefined ? {} : { code }), socket as never);
     expect(socket.written).toEqual(written);
     expect(socket.destroyed).toBe(destroyed);
+    expect(events.take().map((e) => [e.status, e.code, e.refusal])).toEqual(refusal === null ? [] : [[FAULT_STATUS[refusal], refusal === 'head_too_large' ? null : -32600, refusal]]);
     // An answer ends the write side and lingers on the read side.
     expect(socket.writableEnded).toBe(ended || written.length > 0);
   });

@@ -1,10 +1,12 @@
 // Every outcome row through handler.fetch(new Request(...)) of createMcpHttpHandler.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { OUTCOMES, OUTCOME_PROFILES, type OutcomeRow } from '../support/outcomes';
 import { compareOutcome, type Observed } from '../support/compare';
 import { getEventListeners } from 'node:events';
-import { DISCOVER_RESULT, discoverWith, envelope, modernHeaders } from '../support/fixtures';
-import { fetchHandler, type FetchHandler } from '../support/hosts';
+import { DISCOVER_RESULT, discoverWith, envelope, META, modernHeaders, SERVER_INFO } from '../support/fixtures';
+import { fetchHandler, staticFetch, type FetchHandler } from '../support/hosts';
+import { EntityRouter } from '../../src/pulse';
+import { CoreRequest } from '../../src/core/engine';
 import { expectRowEvent, tapEvents } from '../support/events';
 
 const handlers = new Map<string, FetchHandler>();
@@ -214,4 +216,63 @@ describe('envelope-less requests on the modern-only profile', () => {
       }
     });
   }
+});
+
+describe('Fetch host: requests without a body, a stream that fails', () => {
+  // method, then status and exact body: a Request without a body (request.body null) is an empty one.
+  const NO_BODY: [string, number, string][] = [
+    ['POST', 400, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: incomplete JSON"}}'],
+  ];
+  for (const [method, status, text] of NO_BODY) {
+    it(`${method} without a body → ${status}`, async () => {
+      const request = new Request('http://127.0.0.1/mcp', { method, headers: new Headers(modernHeaders('server/discover')) });
+      expect(request.body).toBeNull();
+      const res = await withTimeout(handlerFor('default').fetch(request), 2000, method);
+      expect([res.status, await res.text()]).toEqual([status, text]);
+    });
+  }
+
+  it('a failure inside the driver before any reply → 500 -32603', async () => {
+    const spy = vi.spyOn(CoreRequest.prototype, 'head').mockImplementation(() => {
+      throw new Error('core failed');
+    });
+    try {
+      const request = new Request('http://127.0.0.1/mcp', { method: 'POST', headers: new Headers(modernHeaders('server/discover')), body: envelope('server/discover', 1) });
+      const res = await withTimeout(handlerFor('default').fetch(request), 2000, '500');
+      expect(await observe(res)).toEqual({
+        status: 500,
+        headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+        body: new TextEncoder().encode('{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"}}'),
+      });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a failure after an event stream began errors the stream', async () => {
+    const router = new EntityRouter('s').operation('step', {
+      content: true,
+      handler: async (ctx) => {
+        ctx.progress?.(0, 1, 'step');
+        await new Promise((r) => setTimeout(r, 10));
+        return [{ type: 'text', text: 'done' }];
+      },
+    });
+    const binding = staticFetch({ router, serverInfo: SERVER_INFO, contentBlocks: true, progress: true });
+    const spy = vi.spyOn(CoreRequest.prototype, 'handlerOutput').mockImplementation(() => {
+      throw new Error('core failed');
+    });
+    try {
+      const headers = new Headers(modernHeaders('tools/call', 'step'));
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'step', _meta: { ...META, progressToken: 't' } } });
+      const res = await withTimeout(binding.fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body })), 2000, 'stream');
+      expect([res.status, res.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+      const reader = res.body!.getReader();
+      const first = new TextDecoder().decode((await reader.read()).value);
+      expect(first).toBe('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":0,"total":1,"message":"step"}}\n\n');
+      await expect(withTimeout(reader.read(), 2000, 'the stream\'s end')).rejects.toThrow(/^stream failed$/);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });
