@@ -5,9 +5,10 @@
 //! What the request says is noted while it runs ([`Trail`]); the outcome is what the core noted as
 //! it wrote the reply (`reply::Note`), read back from the reply only where it wrote none (an OAuth
 //! refusal, a result it passed through), and only when the host asks ([`Trail::fields`]), so a
-//! host that publishes nothing pays for a few lookups only. The event never carries tokens, secrets, header values,
-//! argument or result values: only the method, the tool/prompt name or resource URI, the outcome,
-//! sizes, the protocol revision, the principal's `sub` and validated W3C trace context.
+//! host that publishes nothing pays for a few lookups only. The event never carries tokens,
+//! secrets, header values, argument or result values: only the method, the tool/prompt name or
+//! resource URI, the outcome, sizes, the protocol revision, the principal's `sub` and validated W3C
+//! trace context.
 use crate::authorization::Grant;
 use crate::envelope::{meta, PROTOCOL_VERSION_KEY};
 use crate::errors;
