@@ -14,14 +14,19 @@
 //                      from this checkout, which it copies to its own sandbox (.stryker-tmp) first
 //   --survivors        re-test only the Rust survivors of the last run of these files (after adding
 //                      tests: a killed mutant stays killed when tests are only added)
+//   --report           run nothing: apply spec/mutants-equivalent.json again to the recorded results
+//                      of these files (both tools) and rewrite the report
 //   --timeout S        per-mutant test timeout in seconds (default: cargo-mutants' own, from the
 //                      baseline); --nice N (default 15) shares the machine. Mutants run one at a
 //                      time, in place in the copy.
 // Writes .test-results/mutants.json and .test-results/mutants.md: per file the score
 // killed / (killed + survived), timeouts counted as killed, mutants that do not compile (unviable)
 // left out, and each survivor with its line and mutation. A survivor that matches an entry of
-// spec/mutants-equivalent.json (same file, same mutation text) shows as equivalent instead. A run
-// of some files keeps the earlier results of the others. Exits 1 when a file is below BAR.
+// spec/mutants-equivalent.json (same file, same mutation text) shows as equivalent instead (left
+// out of the score), or, when the entry names `killedBy` (test files that fail when the mutation is
+// made by hand: StrykerJS does not evaluate mutated module-level code again), as killed by hand
+// (counted as killed). A run of some files keeps the earlier results of the others. Exits 1 when a
+// file is below BAR.
 // cargo-mutants 27.1.0 is built into .tools/cargo-mutants once (about 5 minutes).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,7 +68,7 @@ function arg(name) {
   if (argv[i + 1] === undefined || argv[i + 1].startsWith('--')) fail(`${name} needs a value`);
   return argv[i + 1];
 }
-const KNOWN = new Set(['--files', '--rust-only', '--ts-only', '--dir', '--survivors', '--timeout', '--nice']);
+const KNOWN = new Set(['--files', '--rust-only', '--ts-only', '--dir', '--survivors', '--report', '--timeout', '--nice']);
 for (const a of argv) if (a.startsWith('--') && !KNOWN.has(a)) fail(`unknown option ${a}`);
 
 const rustOnly = argv.includes('--rust-only');
@@ -96,6 +101,8 @@ if (tsOnly) rustFiles = [];
 if (rustOnly) tsFiles = [];
 const survivorsOnly = argv.includes('--survivors');
 if (survivorsOnly) tsFiles = [];
+const reportOnly = argv.includes('--report');
+if (reportOnly && survivorsOnly) fail('--report and --survivors exclude each other');
 
 function listTs() {
   const out = [];
@@ -212,6 +219,8 @@ function runTs(files) {
   const report = JSON.parse(readFileSync(join(out, 'mutation.json'), 'utf8'));
   const results = [];
   for (const [file, entry] of Object.entries(report.files)) {
+    // An incremental run reports the reused results of files it did not mutate too: not this run's.
+    if (!files.includes(relative(ROOT, resolve(ROOT, file)))) continue;
     const lines = entry.source.split('\n');
     for (const m of entry.mutants) {
       const status = {
@@ -243,26 +252,35 @@ function loadEquivalent() {
   const list = JSON.parse(readFileSync(EQUIVALENT, 'utf8'));
   if (!Array.isArray(list)) fail('spec/mutants-equivalent.json must hold an array');
   for (const [i, e] of list.entries()) {
-    const keys = Object.keys(e ?? {}).sort().join(',');
+    const keys = Object.keys(e ?? {}).filter((k) => k !== 'count' && k !== 'killedBy').sort().join(',');
     const ok =
-      (keys === 'file,mutation,why' || (keys === 'count,file,mutation,why' && Number.isInteger(e.count) && e.count > 1)) &&
+      keys === 'file,mutation,why' &&
+      (!('count' in e) || (Number.isInteger(e.count) && e.count > 1)) &&
+      (!('killedBy' in e) || (typeof e.killedBy === 'string' && e.killedBy.trim() !== '')) &&
       typeof e.file === 'string' &&
       typeof e.mutation === 'string' &&
       typeof e.why === 'string' &&
       e.why.trim() !== '';
-    if (!ok) fail(`spec/mutants-equivalent.json entry ${i} must be { file, mutation, why } (and count when the same text survives more than once)`);
+    if (!ok) {
+      fail(`spec/mutants-equivalent.json entry ${i} must be { file, mutation, why } or { file, mutation, killedBy, why } (and count when the same text survives more than once)`);
+    }
   }
   return list;
 }
 
 function summarize(results, equivalent, tool, wall) {
   const files = {};
+  const used = new Map();
   for (const r of results) {
-    const f = (files[r.file] ??= { tool, killed: 0, timeout: 0, survived: 0, equivalent: 0, unviable: 0, survivors: [], equivalents: [] });
+    const f = (files[r.file] ??= { tool, killed: 0, timeout: 0, survived: 0, killedByHand: 0, equivalent: 0, unviable: 0, survivors: [], handKills: [], equivalents: [] });
     if (r.status === 'survived') {
       // An entry covers as many survivors of its text as its count says (one by default).
-      const eq = equivalent.find((e) => e.file === r.file && e.mutation === r.mutation && f.equivalents.filter((q) => q.mutation === e.mutation).length < (e.count ?? 1));
-      if (eq) {
+      const eq = equivalent.find((e) => e.file === r.file && e.mutation === r.mutation && (used.get(e) ?? 0) < (e.count ?? 1));
+      if (eq) used.set(eq, (used.get(eq) ?? 0) + 1);
+      if (eq && eq.killedBy !== undefined) {
+        f.killedByHand++;
+        f.handKills.push({ line: r.line, mutation: r.mutation, killedBy: eq.killedBy, why: eq.why });
+      } else if (eq) {
         f.equivalent++;
         f.equivalents.push({ line: r.line, mutation: r.mutation, why: eq.why });
       } else {
@@ -273,14 +291,12 @@ function summarize(results, equivalent, tool, wall) {
   }
   const timed = results.filter((r) => r.seconds !== undefined);
   for (const [file, f] of Object.entries(files)) {
-    const judged = f.killed + f.timeout + f.survived;
-    f.score = judged === 0 ? null : Math.round(((f.killed + f.timeout) / judged) * 1000) / 1000;
+    const judged = f.killed + f.timeout + f.killedByHand + f.survived;
+    f.score = judged === 0 ? null : Math.round(((f.killed + f.timeout + f.killedByHand) / judged) * 1000) / 1000;
     f.mutants = judged + f.equivalent + f.unviable;
     // An entry whose mutation no longer survives as often as it says (caught now, or the code
     // changed) is stale.
-    f.staleEquivalents = equivalent
-      .filter((e) => e.file === file && f.equivalents.filter((q) => q.mutation === e.mutation).length < (e.count ?? 1))
-      .map((e) => e.mutation);
+    f.staleEquivalents = equivalent.filter((e) => e.file === file && (used.get(e) ?? 0) < (e.count ?? 1)).map((e) => e.mutation);
     f.results = results.filter((r) => r.file === file).map(({ id, line, mutation, status, seconds }) => ({ id, line, mutation, status, seconds }));
     const mine = timed.filter((r) => r.file === file);
     f.secondsPerMutant = mine.length ? Math.round((mine.reduce((s, r) => s + r.seconds, 0) / mine.length) * 10) / 10 : Math.round((wall / Math.max(results.length, 1)) * 10) / 10;
@@ -293,9 +309,10 @@ function writeReports(fresh, commit) {
   const previous = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : { files: {} };
   const ranAt = new Date().toISOString();
   const files = { ...previous.files };
-  for (const [file, f] of Object.entries(fresh)) files[file] = { ...f, ranAt, commit };
+  // --report rewrites the summary of a recorded run: its time and commit stay.
+  for (const [file, f] of Object.entries(fresh)) files[file] = reportOnly ? { ...f, ranAt: previous.files[file].ranAt, commit: previous.files[file].commit } : { ...f, ranAt, commit };
   const report = {
-    score: 'killed / (killed + survived); timeouts count as killed; unviable mutants (do not compile) and recorded equivalents are left out',
+    score: 'killed / (killed + survived); timeouts and survivors killed by hand count as killed; unviable mutants (do not compile) and recorded equivalents are left out',
     bar: BAR,
     files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))),
   };
@@ -304,21 +321,26 @@ function writeReports(fresh, commit) {
   const md = [
     '# Mutation testing',
     '',
-    `Score = killed / (killed + survived). Timeouts count as killed; unviable mutants (they do not compile) are left out, and so are survivors recorded as equivalent in \`spec/mutants-equivalent.json\`. Bar: ${BAR * 100} % per file.`,
+    `Score = killed / (killed + survived). Timeouts count as killed, and so do survivors recorded in \`spec/mutants-equivalent.json\` as killed by hand (the named tests fail when the mutation is made by hand); unviable mutants (they do not compile) are left out, and so are survivors recorded there as equivalent. Bar: ${BAR * 100} % per file.`,
     '',
-    '| file | tool | score | killed | timeout | survived | equivalent | unviable | s/mutant | commit | ran |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+    '| file | tool | score | killed | timeout | killed by hand | survived | equivalent | unviable | s/mutant | commit | ran |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
   ];
   for (const [file, f] of Object.entries(report.files)) {
     const score = f.score === null ? '—' : `${(f.score * 100).toFixed(1)} %`;
-    md.push(`| \`${file}\` | ${f.tool} | ${score} | ${f.killed} | ${f.timeout} | ${f.survived} | ${f.equivalent} | ${f.unviable} | ${f.secondsPerMutant} | ${f.commit} | ${f.ranAt} |`);
+    md.push(`| \`${file}\` | ${f.tool} | ${score} | ${f.killed} | ${f.timeout} | ${f.killedByHand ?? 0} | ${f.survived} | ${f.equivalent} | ${f.unviable} | ${f.secondsPerMutant} | ${f.commit} | ${f.ranAt} |`);
   }
   for (const [file, f] of Object.entries(report.files)) {
-    if (!f.survivors.length && !f.equivalents.length && !f.staleEquivalents.length) continue;
+    const handKills = f.handKills ?? [];
+    if (!f.survivors.length && !f.equivalents.length && !handKills.length && !f.staleEquivalents.length) continue;
     md.push('', `## ${file}`, '');
     for (const s of f.survivors) md.push(`- survived, line ${s.line}: \`${s.mutation}\``);
     for (const s of f.equivalents) md.push(`- equivalent, line ${s.line}: \`${s.mutation}\` — ${s.why}`);
     for (const s of f.staleEquivalents) md.push(`- stale entry in spec/mutants-equivalent.json (no such survivor): \`${s}\``);
+    if (handKills.length) {
+      md.push('', '### killed by hand', '');
+      for (const s of handKills) md.push(`- line ${s.line}: \`${s.mutation}\` — fails ${s.killedBy}: ${s.why}`);
+    }
   }
   writeFileSync(join(RESULTS, 'mutants.md'), `${md.join('\n')}\n`);
   return report;
@@ -327,7 +349,15 @@ function writeReports(fresh, commit) {
 const equivalent = loadEquivalent();
 const commit = commitOf(source);
 const fresh = {};
-if (rustFiles.length && survivorsOnly) {
+if (reportOnly) {
+  const previous = existsSync(join(RESULTS, 'mutants.json')) ? JSON.parse(readFileSync(join(RESULTS, 'mutants.json'), 'utf8')).files : {};
+  for (const f of [...rustFiles, ...tsFiles]) {
+    if (!previous[f]) continue;
+    if (!previous[f].results) fail(`--report: ${f} has no recorded results`);
+    const again = summarize(previous[f].results.map((r) => ({ ...r, file: f })), equivalent, previous[f].tool, 0)[f];
+    fresh[f] = { ...again, secondsPerMutant: previous[f].secondsPerMutant };
+  }
+} else if (rustFiles.length && survivorsOnly) {
   const previous = existsSync(join(RESULTS, 'mutants.json')) ? JSON.parse(readFileSync(join(RESULTS, 'mutants.json'), 'utf8')).files : {};
   const before = rustFiles.flatMap((f) => {
     if (!previous[f] || !previous[f].results) fail(`--survivors: ${f} has no earlier run to start from`);
@@ -344,7 +374,7 @@ if (rustFiles.length && survivorsOnly) {
   Object.assign(fresh, summarize(results, equivalent, `cargo-mutants ${CARGO_MUTANTS_VERSION}`, wall));
   process.stderr.write(`mutants: ${results.length} Rust mutants in ${wall.toFixed(0)} s\n`);
 }
-if (tsFiles.length) {
+if (tsFiles.length && !reportOnly) {
   const { results, wall } = runTs(tsFiles);
   Object.assign(fresh, summarize(results, equivalent, 'StrykerJS 9.6.1', wall));
   process.stderr.write(`mutants: ${results.length} TypeScript mutants in ${wall.toFixed(0)} s\n`);
@@ -354,7 +384,9 @@ let below = 0;
 for (const [file, f] of Object.entries(fresh)) {
   const score = f.score === null ? '—' : `${(f.score * 100).toFixed(1)} %`;
   if (f.score !== null && f.score < BAR) below++;
-  process.stdout.write(`  ${f.score === null || f.score >= BAR ? '✓' : '✗'}  ${file}: ${score} (${f.killed + f.timeout} killed, ${f.survived} survived, ${f.equivalent} equivalent, ${f.unviable} unviable)\n`);
+  process.stdout.write(
+    `  ${f.score === null || f.score >= BAR ? '✓' : '✗'}  ${file}: ${score} (${f.killed + f.timeout} killed, ${f.killedByHand} killed by hand, ${f.survived} survived, ${f.equivalent} equivalent, ${f.unviable} unviable)\n`,
+  );
 }
 process.stdout.write(`report: .test-results/mutants.md\n${Object.keys(fresh).length - below} passed, ${below} failed\n`);
 process.exitCode = below === 0 ? 0 : 1;

@@ -92,6 +92,14 @@ describe('fetchExchange: the bounded read of the reply (cap 8 bytes)', () => {
     cancellation.cancel();
     expect(init.signal!.aborted).toBe(true);
   });
+
+  it('a runtime without AbortController: no signal key', async () => {
+    const seen: RequestInit[] = [];
+    vi.stubGlobal('AbortController', undefined);
+    vi.stubGlobal('fetch', (_url: string, init: RequestInit) => (seen.push(init), Promise.resolve(new Response('{}', { status: 200 }))));
+    expect(shape(await fetchExchange(effect(), new Cancellation()))).toEqual({ status: 200, body: '{}', bytes: 2 });
+    expect('signal' in seen[0]!).toBe(false);
+  });
 });
 
 const respond = (status: number, text = ''): RespondAction => ({ kind: 'respond', status, headers: [], body: encoder.encode(text), close: false });
@@ -228,6 +236,25 @@ describe('drive against a scripted core: body polling, the end, the client leavi
     expect(seen).toEqual(calls);
   });
 
+  it('a body wait that ends without the body: the pending read is waited on again, not polled', async () => {
+    // Each wait has 5 ms; the core answers on the second tick.
+    const { host, calls } = scriptedHost({ timeoutMs: () => 5, tick: (n) => (n === 2 ? respond(408) : CONTINUE) });
+    const log: string[] = [];
+    const o = await drive(host, HEAD, source([undefined, undefined, chunk('late')], never, log), undefined);
+    expect(summary(o)).toEqual({ status: 408, body: '', close: false, streamed: false, bodyComplete: false, gone: false });
+    expect(calls).toEqual(['head', 'tick', 'tick']);
+    expect(log).toEqual(['poll', 'poll', 'read', 'cancel']);
+  });
+
+  it('a source that cannot be polled is read at once, without a yield', async () => {
+    const { host } = scriptedHost({});
+    const log: string[] = [];
+    const outcome = drive(host, HEAD, source(undefined, () => Promise.resolve({ done: true }), log), undefined);
+    expect(log).toEqual(['read']);
+    expect(summary(await outcome)).toEqual(DONE);
+    expect(log).toEqual(['read']);
+  });
+
   it('no body: the core gets the end at once', async () => {
     const { host, calls } = scriptedHost({});
     expect(summary(await drive(host, HEAD, null, undefined))).toEqual(DONE);
@@ -328,6 +355,13 @@ describe('drive against a scripted core: what a handler gave, and waits that end
     const { host, calls: seen } = scriptedHost({ head: perform(100), handlers, end: () => respond(299) });
     await drive(host, HEAD, null, undefined);
     expect(seen).toEqual(['head', ...calls]);
+  });
+
+  it('a value given at once is taken at once: no wait, though no time is left after it', async () => {
+    const handlers: McpHandlerRunner = { run: () => ({ ok: true, output: 1 }) };
+    const { host, calls } = scriptedHost({ head: perform(100), handlers, timeoutMs: (i) => (i === 0 ? 1000 : 0), end: () => respond(299) });
+    await drive(host, HEAD, null, undefined);
+    expect(calls).toEqual(['head', 'output 1']);
   });
 
   it.each([
@@ -435,6 +469,19 @@ describe('drive: timers and clocks', () => {
     const o = await drive(host, HEAD, source(undefined, () => Promise.resolve(reads++ === 0 ? chunk('a') : { done: true }), []), undefined);
     expect(summary(o).status).toBe(200);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a runtime without diagnostics_channel: no request event, the same outcome', async () => {
+    vi.resetModules();
+    vi.doMock('../../src/telemetry/channel', async (original) => ({ ...(await original<object>()), requestChannel: undefined }));
+    try {
+      const fresh = await import('../../src/core/driver');
+      const { host, calls } = scriptedHost({});
+      expect(summary(await fresh.drive(host, HEAD, null, undefined)).status).toBe(200);
+      expect(calls).toEqual(['head', 'end']);
+    } finally {
+      vi.doUnmock('../../src/telemetry/channel');
+    }
   });
 
   it('the host clock, when given, is the one the core reads', async () => {

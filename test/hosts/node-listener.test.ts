@@ -219,6 +219,7 @@ describe('Node listener body queue over a flowing stream: resumed exactly when w
   const ROWS: [string, number[], string][] = [
     ['the limit exactly left after a read: resumed, the next chunk flows', [10, LIMIT, 5], 'data 10,data 1024,pause,resume,data 5,pause,resume,pause,pause'],
     ['past the limit still left after a read: not yet resumed', [10, 10, LIMIT, 5], 'data 10,data 10,data 1024,pause,resume,data 5,pause,resume,pause,pause'],
+    ['more behind the limit: resumed only once back within it', [10, 10, LIMIT, 5, 5], 'data 10,data 10,data 1024,pause,resume,data 5,pause,resume,data 5,pause,pause'],
   ];
   for (const [name, sizes, log] of ROWS) {
     it(name, async () => {

@@ -2,7 +2,7 @@
 // caller as PulseConfigError (naming the option and the entry, never the value); TypeScript reports
 // only what the core cannot see (functions, objects, values that are not plain JSON). Also: the
 // exported constants, snapshots at construction, and one test per rule that used to drift.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LIMITS, PROTOCOL_VERSION } from '../../src/index';
 import { codec, EntityRouter, handlers, mcp } from '../../src/pulse';
 import { toolSource } from '../../src/router';
@@ -193,7 +193,7 @@ describe("the static binding's manifest is the core's to judge", () => {
   });
 });
 
-describe('the requestState key never ends up in a build artifact', () => {
+describe('secrets never end up in a build artifact', () => {
   const key = 'k'.repeat(32);
   const ref = { secretStore: 'pulse', key: 'request-state' };
 
@@ -204,6 +204,14 @@ describe('the requestState key never ends up in a build artifact', () => {
       );
       expect(() => make({ requestStateKey: key } as never)).not.toThrow();
     }
+  });
+
+  // Option, the options, the message: every secret the Native build refuses as text.
+  it.each([
+    ['tools.backendBearerToken', { tools: { catalog: {}, schemas: {}, backendBearerToken: 't' } }, 'tools.backendBearerToken: a token given as text would be compiled into main.wasm; put it in a Fastly secret store and name it: { secretStore, key }'],
+    ['authorization.clientSecret', { authorization: { clientSecret: 's' } }, 'authorization.clientSecret: a secret given as text would be compiled into main.wasm; put it in a Fastly secret store and name it: { secretStore, key }'],
+  ])('the Native build refuses %s written as text', (_, options, expected) => {
+    expect(configError(() => resolveOptions(options, 'native'), undefined)).toBe(expected);
   });
 
   it('the Native build takes a reference and refuses a key written as text', () => {
@@ -344,6 +352,10 @@ describe('the snapshot a handler is built from', () => {
     ['the static binding takes its own options', { progress: true, contentBlocks: true }, 'host', 'static', { ...BASE, configJson: '{"progress":true,"contentBlocks":true}' }],
     ['the static binding takes a manifest and its runner', { tools: { manifest: { routerId: 'r', tools: [] }, handlers: RUNNER } }, 'host', 'static', { ...BASE, handlers: RUNNER, configJson: '{"tools":{"routerId":"r","tools":[]}}' }],
     ['limits and tools: the tools last', { tools: { manifest: {} }, limits: { requestBytes: 600 } }, 'host', 'static', { ...BASE, requestBytes: 600, configJson: '{"limits":{"requestBytes":600},"tools":{}}' }],
+    // Only `limits` sets the size, only `authorization` the secret and the store: the same names elsewhere are data.
+    ['requestBytes outside limits is data', { serverInfo: { name: 'n', version: '1', requestBytes: 600 } }, 'host', 'facade', { ...BASE, configJson: '{"serverInfo":{"name":"n","version":"1","requestBytes":600}}' }],
+    ['a clientSecret outside authorization is data', { serverInfo: { name: 'n', version: '1', clientSecret: 's' } }, 'native', 'facade', { ...BASE, configJson: '{"serverInfo":{"name":"n","version":"1","clientSecret":"s"}}' }],
+    ['a cache outside authorization is data', { serverInfo: { name: 'n', version: '1', cache: { maxEntries: 5 } } }, 'host', 'facade', { ...BASE, configJson: '{"serverInfo":{"name":"n","version":"1","cache":{"maxEntries":5}}}' }],
   ];
   it.each(ROWS)('%s', (_, options, target, binding, expected) => {
     const snapshot = resolveOptions(options, target, binding);
@@ -364,6 +376,20 @@ describe('the snapshot a handler is built from', () => {
     const lowered = manifest({ requestBytes: 600, responseBytes: 5000, deadlineMs: 700 });
     expect([lowered.deadlineMs, lowered.tools[0].handler.maxBytes]).toEqual([700, 5000]);
     expect(resolveOptions({ limits: { requestBytes: 600, responseBytes: 5000 }, tools }).requestBytes).toBe(600);
+  });
+
+  it('the static binding names an entry of its manifest', () => {
+    expect(configError(() => resolveOptions({ tools: { manifest: { list: () => '[]' } } }, 'host', 'static'), undefined)).toBe('tools.manifest.list: must be plain JSON data, not a function');
+  });
+
+  it('a runtime without WebAssembly takes core bytes and refuses anything else with the rule', () => {
+    vi.stubGlobal('WebAssembly', undefined);
+    try {
+      expect([...new Uint8Array(resolveOptions({ core: new Uint8Array([7]) }).core as Uint8Array)]).toEqual([7]);
+      expect(configError(() => resolveOptions({ core: 'pulse_core.wasm' }), undefined)).toBe('core: must be a WebAssembly.Module of pulse_core.wasm or its bytes');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('core bytes are copied, a compiled module is kept as given', () => {
