@@ -2,35 +2,18 @@
 // Node/Fetch hosts' store: a scripted issuer, a host clock and a wall clock the rows move together.
 // Each step asserts the reply's status and whether the issuer was asked.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { compileRouter } from '../../src/compiler';
 import { createHostCore, drive, type BodySource, type HttpResult } from '../../src/core/driver';
 import { IntrospectionStore } from '../../src/core/introspection-store';
 import { resolveOptions } from '../../src/options';
-import { EntityRouter } from '../../src/pulse';
-import { routerDefinition } from '../../src/router/router';
+import { statusBehindIssuer } from '../support/authorization';
 import { META, modernHeaders } from '../support/fixtures';
 
 const RESOURCE = 'https://mcp.pulse.test/mcp';
 const ISSUER = 'https://id.pulse.test';
 const NOW_S = 1_780_000_000;
 
-const router = new EntityRouter('notes').operation('status', { description: 'Baseline access', handler: () => undefined });
-const { catalog, schemaRegistry } = compileRouter(routerDefinition(router));
-
 function options(cache: Record<string, number> | undefined) {
-  return {
-    tools: { catalog, schemas: schemaRegistry, routerId: 'notes', target: 'node-javascript', endpoint: 'https://api.pulse.test/rpc' },
-    authorization: {
-      resource: RESOURCE,
-      issuer: ISSUER,
-      introspectionEndpoint: `${ISSUER}/introspect`,
-      clientId: 'rs',
-      clientSecret: 'rs-secret',
-      scopes: ['mcp:access'],
-      operations: { status: [] },
-      ...(cache === undefined ? {} : { cache }),
-    },
-  };
+  return statusBehindIssuer({ resource: RESOURCE, issuer: ISSUER, endpoint: 'https://api.pulse.test/rpc', ...(cache === undefined ? {} : { extra: { cache } }) });
 }
 
 const claims = (extra: Record<string, unknown> = {}) => JSON.stringify({ active: true, iss: ISSUER, aud: RESOURCE, exp: NOW_S + 60, sub: 'u1', scope: 'mcp:access', ...extra });

@@ -7,9 +7,7 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileRouter } from '../../src/compiler';
-import { EntityRouter } from '../../src/pulse';
-import { routerDefinition } from '../../src/router/router';
+import { statusBehindIssuer } from '../support/authorization';
 import { envelope, modernHeaders } from '../support/fixtures';
 import { fetchHandler, listen, type FetchHandler, type RunningServer } from '../support/hosts';
 
@@ -22,8 +20,6 @@ const INVALID = 'The access token is invalid or expired';
 const INSUFFICIENT = 'The access token lacks a required scope';
 const UNAVAILABLE = 'The access token could not be verified; try again later';
 
-const router = new EntityRouter('notes').operation('status', { description: 'Baseline access', handler: () => undefined });
-const { catalog, schemaRegistry } = compileRouter(routerDefinition(router));
 
 let issuer: RunningServer;
 let issuerUrl: string;
@@ -37,19 +33,7 @@ beforeAll(async () => {
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(introspection));
   });
   issuerUrl = `http://127.0.0.1:${issuer.port}`;
-  handler = fetchHandler({
-    tools: { catalog, schemas: schemaRegistry, routerId: 'notes', target: 'node-javascript', endpoint: 'http://127.0.0.1:9/rpc' },
-    authorization: {
-      resource: RESOURCE,
-      issuer: issuerUrl,
-      introspectionEndpoint: `${issuerUrl}/introspect`,
-      clientId: 'rs',
-      clientSecret: 'rs-secret',
-      scopes: [BASELINE],
-      operations: { status: [] },
-      allowInsecureLoopback: true,
-    },
-  });
+  handler = fetchHandler(statusBehindIssuer({ resource: RESOURCE, issuer: issuerUrl, endpoint: 'http://127.0.0.1:9/rpc', scopes: [BASELINE], extra: { allowInsecureLoopback: true } }));
 });
 afterAll(async () => issuer?.close());
 
