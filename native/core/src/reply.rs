@@ -39,6 +39,15 @@ pub enum Note {
     },
 }
 
+impl Note {
+    fn error(e: &RpcError) -> Note {
+        Note::Error {
+            code: e.code,
+            message: e.message,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
     pub status: u16,
@@ -105,10 +114,7 @@ impl Reply {
     pub fn error(e: &RpcError, id: Option<&[u8]>, timing: Timing, budget: usize) -> Reply {
         let mut r = Reply::json(e.status, timing);
         error_body(&mut r.body, e, id);
-        r.note = Note::Error {
-            code: e.code,
-            message: e.message,
-        };
+        r.note = Note::error(e);
         r.within(budget, id)
     }
 
@@ -127,10 +133,7 @@ impl Reply {
             r.body.clear();
             error_body(&mut r.body, &e, None);
         }
-        r.note = Note::Error {
-            code: e.code,
-            message: e.message,
-        };
+        r.note = Note::error(&e);
         r
     }
 
