@@ -198,7 +198,8 @@ function staticLimits(v: unknown): unknown {
 function nodeModules(): NodeModules {
   const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
   if (typeof get !== 'function') configFail('nodeListener: needs Node (20.16 or later); on a Fetch runtime serve handle(ctx)');
-  return { http: get('node:http') as NodeModules['http'], https: get('node:https') as NodeModules['https'] };
+  // node:https (and TLS with it) is loaded on the first https effect, not at start-up.
+  return { http: get('node:http') as NodeModules['http'], get https() { return get('node:https') as NodeModules['https']; } };
 }
 
 /**

@@ -100,6 +100,20 @@ describe('the Node exchange: which module, agent and request options a URL takes
       ['http', 'h.example', 80, '/a'],
     ]);
   });
+
+  it('node:https is read only when an https URL is first asked for, then once', () => {
+    const { node, made } = fakeModules();
+    let reads = 0;
+    const lazy = { http: node.http, get https() { reads++; return node.https; } } as NodeModules;
+    const exchange = nodeExchange(lazy);
+    void exchange(effect({ url: 'http://h.example/a' }), new Cancellation());
+    expect(reads).toBe(0);
+    void exchange(effect({ url: 'https://h.example/a' }), new Cancellation());
+    void exchange(effect({ url: 'https://h.example/b' }), new Cancellation());
+    expect(made.map((m) => m.module)).toEqual(['http', 'https', 'https']);
+    // The agent on the first https URL, then one read per request made.
+    expect(reads).toBe(3);
+  });
 });
 
 describe('the Node exchange: the request it writes and the result of the reply', () => {

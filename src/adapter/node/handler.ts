@@ -3,12 +3,19 @@
  * host facade). It projects the catalog and runs no application code.
  */
 import http from 'node:http';
-import https from 'node:https';
+import type * as NodeHttps from 'node:https';
 import { resolveOptions, type McpHttpOptions } from '../../options';
 import { createNodeListener, type McpNodeHandler } from './listener';
 
 export type { McpNodeHandler } from './listener';
 
 export function createMcpNodeHandler(options?: McpHttpOptions): McpNodeHandler {
-  return createNodeListener(resolveOptions(options), { http, https });
+  let https: typeof NodeHttps | undefined;
+  return createNodeListener(resolveOptions(options), {
+    http,
+    // Loaded on the first https effect, not at start-up (node:https brings TLS with it).
+    get https() {
+      return (https ??= process.getBuiltinModule('node:https'));
+    },
+  });
 }

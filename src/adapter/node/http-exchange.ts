@@ -19,7 +19,9 @@ interface Target {
 
 /** An exchange with its own keep-alive agents (their idle sockets never keep the process alive). */
 export function nodeExchange(node: NodeModules): HttpExchange {
-  const agents = { http: new node.http.Agent({ keepAlive: true }), https: new node.https.Agent({ keepAlive: true }) };
+  const httpAgent = new node.http.Agent({ keepAlive: true });
+  // Made on the first https URL: reading `node.https` may load it (the Node bindings defer it).
+  let httpsAgent: http.Agent | undefined;
   const targets = new Map<string, Target | undefined>();
   const targetOf = (text: string): Target | undefined => {
     if (targets.has(text)) return targets.get(text);
@@ -28,7 +30,7 @@ export function nodeExchange(node: NodeModules): HttpExchange {
       const url = new URL(text);
       if (url.protocol === 'http:' || url.protocol === 'https:') {
         const secure = url.protocol === 'https:';
-        target = { https: secure, options: { host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || (secure ? 443 : 80), path: url.pathname + url.search, agent: secure ? agents.https : agents.http } };
+        target = { https: secure, options: { host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port || (secure ? 443 : 80), path: url.pathname + url.search, agent: secure ? (httpsAgent ??= new node.https.Agent({ keepAlive: true })) : httpAgent } };
       }
     } catch {
       target = undefined;
