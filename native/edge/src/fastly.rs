@@ -211,21 +211,26 @@ pub fn uri(req: Handle) -> Result<Vec<u8>, Status> {
     })
 }
 
-/// Runs the multi-value cursor protocol: NUL-terminated items, ending cursor `-1` when done.
+/// Runs the multi-value cursor protocol: NUL-terminated items, ending cursor `-1` when done. `buf`
+/// is the caller's, reused from one call to the next: a request's header reads share one buffer, so
+/// they write to one place in memory.
 fn multi(
+    buf: &mut Vec<u8>,
     mut f: impl FnMut(*mut u8, usize, u32, *mut i64, *mut usize) -> u32,
 ) -> Result<Vec<Vec<u8>>, Status> {
     let mut items = Vec::new();
     let mut cursor = 0u32;
-    let mut cap = 4096;
+    if buf.len() < 4096 {
+        buf.resize(4096, 0);
+    }
     loop {
-        let mut buf = vec![0u8; cap];
+        let cap = buf.len();
         let mut ending = -1i64;
         let mut n = 0usize;
-        match f(buf.as_mut_ptr(), buf.len(), cursor, &mut ending, &mut n) {
+        match f(buf.as_mut_ptr(), cap, cursor, &mut ending, &mut n) {
             OK => {}
             BUFLEN if n > cap && n <= 1 << 20 => {
-                cap = n;
+                buf.resize(n, 0);
                 continue;
             }
             s => return Err(Status(s)),
@@ -248,20 +253,27 @@ fn multi(
     }
 }
 
-pub fn header_names(req: Handle) -> Result<Vec<Vec<u8>>, Status> {
+/// Every header line of `req`: each name with each of its values, in the platform's order.
+pub fn header_lines(req: Handle) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Status> {
+    let mut buf = Vec::new();
     // SAFETY: `multi` passes a live buffer of `len` bytes and valid, aligned out-pointers.
-    multi(|p, len, cur, end, n| unsafe { raw::header_names_get(req, p, len, cur, end, n) })
-}
-
-pub fn header_values(req: Handle, name: &[u8]) -> Result<Vec<Vec<u8>>, Status> {
-    // SAFETY: `name` is a live slice; the rest as for `header_names`.
-    let r = multi(|p, len, cur, end, n| unsafe {
-        raw::header_values_get(req, name.as_ptr(), name.len(), p, len, cur, end, n)
-    });
-    match r {
-        Err(Status(NONE)) => Ok(Vec::new()),
-        other => other,
+    let names = multi(&mut buf, |p, len, cur, end, n| unsafe {
+        raw::header_names_get(req, p, len, cur, end, n)
+    })?;
+    let mut lines = Vec::with_capacity(names.len());
+    for name in names {
+        // SAFETY: `name` is a live slice; the rest as for the names.
+        let values = multi(&mut buf, |p, len, cur, end, n| unsafe {
+            raw::header_values_get(req, name.as_ptr(), name.len(), p, len, cur, end, n)
+        });
+        match values {
+            Ok(values) => lines.extend(values.into_iter().map(|v| (name.clone(), v))),
+            // A name with no value left (removed meanwhile) has no line.
+            Err(Status(NONE)) => {}
+            Err(e) => return Err(e),
+        }
     }
+    Ok(lines)
 }
 
 pub fn request_new() -> Result<Handle, Status> {

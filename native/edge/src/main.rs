@@ -6,6 +6,8 @@
 mod uri;
 
 #[cfg(target_arch = "wasm32")]
+mod allocator;
+#[cfg(target_arch = "wasm32")]
 mod fastly;
 #[cfg(target_arch = "wasm32")]
 mod service;

@@ -52,13 +52,7 @@ pub fn run(config: &[u8]) {
     let head = (|| {
         let method = fastly::method(req)?;
         let target = request_target(&fastly::uri(req)?);
-        let mut lines = Vec::new();
-        for name in fastly::header_names(req)? {
-            for value in fastly::header_values(req, &name)? {
-                lines.push((name.clone(), value));
-            }
-        }
-        Ok::<_, fastly::Status>((method, target, lines))
+        Ok::<_, fastly::Status>((method, target, fastly::header_lines(req)?))
     })();
     let reply = match head {
         Ok((method, target, lines)) => {
