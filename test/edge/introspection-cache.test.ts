@@ -2,16 +2,16 @@
 // `authorization.cache` (its issuer a local introspection endpoint reached as the `issuer` backend),
 // Fastly's core cache (`fastly_cache` lookup and insert) as the store. Each step asserts the reply's
 // status and whether the issuer was asked.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureViceroy } from '../../scripts/viceroy.mjs';
 import { envelope, modernHeaders } from '../support/fixtures';
 import { freePort } from '../support/ports';
+import { serveViceroy, type ServedViceroy } from '../support/viceroy';
 
 const ROOT = resolve(__dirname, '..', '..');
 const NATIVE = join(ROOT, 'native');
@@ -22,10 +22,8 @@ const dir = mkdtempSync(join(tmpdir(), 'pulse-edge-cache-'));
 let issuer: http.Server;
 let answer: [number, string] = [200, ''];
 let asked = 0;
-let viceroy: ChildProcess | undefined;
+let viceroy: ServedViceroy | undefined;
 let port = 0;
-let output = '';
-
 
 beforeAll(async () => {
   issuer = http.createServer((req, res) => {
@@ -67,27 +65,11 @@ beforeAll(async () => {
   const status = await new Promise<number | null>((ok) => cargo.once('exit', ok));
   if (status !== 0) throw new Error(`cargo build failed:\n${stderr.slice(-4000)}`);
   writeFileSync(join(dir, 'fastly.toml'), `manifest_version = 3\nname = "cache-test"\nlanguage = "rust"\n\n[local_server.backends.issuer]\nurl = "${origin}"\n`);
-  viceroy = spawn(ensureViceroy(), ['serve', '-C', join(dir, 'fastly.toml'), '--addr', `127.0.0.1:${port}`, join(TARGET, 'wasm32-wasi', 'release', 'pulse-edge.wasm')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  viceroy.stdout!.on('data', (d) => (output += d));
-  viceroy.stderr!.on('data', (d) => (output += d));
-  const until = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500) });
-      break;
-    } catch {
-      if (Date.now() > until) throw new Error(`viceroy did not listen:\n${output.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
+  viceroy = await serveViceroy(join(dir, 'fastly.toml'), join(TARGET, 'wasm32-wasi', 'release', 'pulse-edge.wasm'), port);
 }, 400_000);
 
 afterAll(async () => {
-  if (viceroy?.pid !== undefined && viceroy.exitCode === null) {
-    const exited = new Promise<void>((ok) => viceroy!.once('exit', () => ok()));
-    viceroy.kill('SIGTERM');
-    await exited;
-  }
+  await viceroy?.stop();
   await new Promise((r) => issuer?.close(r));
   rmSync(dir, { recursive: true, force: true });
 });

@@ -3,7 +3,6 @@
 // and request bodies at the request ceiling. Such a request allocates well past the instance's
 // arena, so its later blocks come from the system allocator: every reply must still be the exact
 // bytes the service owes, request after request on one Viceroy.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,10 +11,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFor } from '../../scripts/edge-lib.mjs';
-import { ensureViceroy } from '../../scripts/viceroy.mjs';
 import { options as catalogOptions } from '../fixtures/edge-large-catalog';
 import { META, envelope, modernHeaders } from '../support/fixtures';
-import { freePort } from '../support/ports';
+import { buildNative, serveViceroy, type ServedViceroy } from '../support/viceroy';
 
 const ROOT = resolve(__dirname, '..', '..');
 const TARGET = join(ROOT, 'native', 'target', 'edge-large-requests');
@@ -28,9 +26,7 @@ const dir = mkdtempSync(join(tmpdir(), 'pulse-edge-large-'));
 let origin: http.Server;
 /** The JSON-RPC calls the origin received, in order. */
 const calls: { method: string; params: unknown }[] = [];
-let viceroy: ChildProcess | undefined;
-let port = 0;
-let output = '';
+let viceroy: ServedViceroy | undefined;
 
 /** ASCII text that JSON needs no escape for, the same for the same seed: a reply cannot pass by repeating another's. */
 function text(seed: number, bytes: number): string {
@@ -60,18 +56,6 @@ function toolReply(id: number, result: unknown): string {
 
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
-/** `buildNative` (cargo, Wizer, wasm-opt) in a child process: a build that blocked this worker for minutes would starve the test runner's RPC. */
-async function build(configJson: string, out: string): Promise<void> {
-  const cfg = `${out}.config.json`;
-  writeFileSync(cfg, configJson);
-  const script = `import { readFileSync } from 'node:fs'; import { buildNative } from ${JSON.stringify(join(ROOT, 'scripts', 'edge-build.mjs'))}; buildNative(readFileSync(${JSON.stringify(cfg)}, 'utf8'), ${JSON.stringify(out)}, ${JSON.stringify(TARGET)});`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const status = await new Promise<number | null>((ok) => child.once('exit', ok));
-  if (status !== 0) throw new Error(`buildNative failed:\n${stderr.slice(-4000)}`);
-}
-
 beforeAll(async () => {
   origin = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -92,30 +76,13 @@ beforeAll(async () => {
   const config = JSON.parse(configJson) as { limits?: unknown; tools: { tools: { handler: { maxBytes: number } }[] } };
   expect(config.limits).toBeUndefined();
   expect(config.tools.tools.map((t) => t.handler.maxBytes)).toEqual([RESPONSE_BYTES, RESPONSE_BYTES]);
-  await build(configJson, join(dir, 'large.wasm'));
+  await buildNative(configJson, join(dir, 'large.wasm'), TARGET);
   writeFileSync(join(dir, 'fastly.toml'), `manifest_version = 3\nname = "large-requests-test"\nlanguage = "rust"\n\n[local_server.backends.origin]\nurl = "${base}"\n`);
-  port = await freePort();
-  viceroy = spawn(ensureViceroy(), ['serve', '-C', join(dir, 'fastly.toml'), '--addr', `127.0.0.1:${port}`, join(dir, 'large.wasm')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  viceroy.stdout!.on('data', (d) => (output += d));
-  viceroy.stderr!.on('data', (d) => (output += d));
-  const until = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500) });
-      break;
-    } catch {
-      if (Date.now() > until) throw new Error(`viceroy did not listen:\n${output.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
+  viceroy = await serveViceroy(join(dir, 'fastly.toml'), join(dir, 'large.wasm'));
 }, 600_000);
 
 afterAll(async () => {
-  if (viceroy?.pid !== undefined && viceroy.exitCode === null) {
-    const exited = new Promise<void>((ok) => viceroy!.once('exit', () => ok()));
-    viceroy.kill('SIGTERM');
-    await exited;
-  }
+  await viceroy?.stop();
   await new Promise((r) => origin?.close(r));
   rmSync(dir, { recursive: true, force: true });
 });
@@ -133,7 +100,7 @@ interface Reply {
 }
 
 async function send(headers: [string, string][], body: string): Promise<Reply> {
-  const r = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: Object.fromEntries(headers), body, signal: AbortSignal.timeout(15_000) });
+  const r = await fetch(`http://127.0.0.1:${viceroy!.port}/mcp`, { method: 'POST', headers: Object.fromEntries(headers), body, signal: AbortSignal.timeout(15_000) });
   const bytes = Buffer.from(await r.arrayBuffer());
   return { status: r.status, length: r.headers.get('content-length'), body: bytes.toString('utf8') };
 }

@@ -1,16 +1,14 @@
 // The request event on the Fastly Native service, on Fastly's Viceroy: the deployed binding built with
 // `fastlyLogEndpoint` writes one line per request to that log endpoint, which Viceroy prints to its
 // stdout as `<endpoint> :: <message>`. Built without the option, the same requests log nothing.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_MODULE } from '../../scripts/edge-build.mjs';
 import { configFor } from '../../scripts/edge-lib.mjs';
-import { ensureViceroy } from '../../scripts/viceroy.mjs';
 import { envelope, modernHeaders } from '../support/fixtures';
-import { freePort } from '../support/ports';
+import { buildNative, serveViceroy, type ServedViceroy } from '../support/viceroy';
 
 const ROOT = resolve(__dirname, '..', '..');
 const TARGET = join(ROOT, 'native', 'target', 'edge-request-log');
@@ -19,68 +17,24 @@ const ENDPOINT = 'pulse-events';
 const TOKEN = 'tok-9c1e4b7d0a';
 const dir = mkdtempSync(join(tmpdir(), 'pulse-edge-log-'));
 
-interface Served {
-  port: number;
-  output: string;
-  child?: ChildProcess;
-}
-const logging: Served = { port: 0, output: '' };
-const silent: Served = { port: 0, output: '' };
-
-
-/**
- * `buildNative` (cargo, Wizer, wasm-opt) in a child process: a build that blocked this worker for
- * minutes would starve the test runner's RPC.
- */
-async function build(configJson: string, out: string): Promise<void> {
-  const cfg = `${out}.config.json`;
-  writeFileSync(cfg, configJson);
-  const script = `import { readFileSync } from 'node:fs'; import { buildNative } from ${JSON.stringify(join(ROOT, 'scripts', 'edge-build.mjs'))}; buildNative(readFileSync(${JSON.stringify(cfg)}, 'utf8'), ${JSON.stringify(out)}, ${JSON.stringify(TARGET)});`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const status = await new Promise<number | null>((ok) => child.once('exit', ok));
-  if (status !== 0) throw new Error(`buildNative failed:\n${stderr.slice(-4000)}`);
-}
-
-async function serve(s: Served, wasm: string): Promise<void> {
-  s.port = await freePort();
-  s.child = spawn(ensureViceroy(), ['serve', '-C', join(dir, 'fastly.toml'), '--addr', `127.0.0.1:${s.port}`, wasm], { stdio: ['ignore', 'pipe', 'pipe'] });
-  s.child.stdout!.on('data', (d) => (s.output += d));
-  s.child.stderr!.on('data', (d) => (s.output += d));
-  const until = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await fetch(`http://127.0.0.1:${s.port}/`, { signal: AbortSignal.timeout(500) });
-      return;
-    } catch {
-      if (Date.now() > until) throw new Error(`viceroy did not listen:\n${s.output.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
-}
+let logging: ServedViceroy;
+let silent: ServedViceroy;
 
 beforeAll(async () => {
   const plain = await configFor(EDGE_MODULE);
   const withLog = await configFor(EDGE_MODULE, { overrides: { fastlyLogEndpoint: ENDPOINT } });
   expect(JSON.parse(withLog).fastlyLogEndpoint).toBe(ENDPOINT);
   // One target directory, one build after the other: the second relinks the service only.
-  await build(withLog, join(dir, 'logging.wasm'));
-  await build(plain, join(dir, 'silent.wasm'));
+  await buildNative(withLog, join(dir, 'logging.wasm'), TARGET);
+  await buildNative(plain, join(dir, 'silent.wasm'), TARGET);
   writeFileSync(join(dir, 'fastly.toml'), 'manifest_version = 3\nname = "request-log-test"\nlanguage = "rust"\n');
-  await serve(logging, join(dir, 'logging.wasm'));
-  await serve(silent, join(dir, 'silent.wasm'));
+  logging = await serveViceroy(join(dir, 'fastly.toml'), join(dir, 'logging.wasm'));
+  silent = await serveViceroy(join(dir, 'fastly.toml'), join(dir, 'silent.wasm'));
 }, 600_000);
 
 afterAll(async () => {
-  for (const s of [logging, silent]) {
-    const c = s.child;
-    if (c?.pid !== undefined && c.exitCode === null) {
-      const exited = new Promise<void>((ok) => c.once('exit', () => ok()));
-      c.kill('SIGTERM');
-      await exited;
-    }
-  }
+  await logging?.stop();
+  await silent?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -104,7 +58,7 @@ const rows: Row[] = [
 ];
 
 /** The request's reply and the lines its endpoint received meanwhile (Viceroy writes them before it replies). */
-async function send(s: Served, [, method, name, body, accept]: Row): Promise<{ status: number; bytes: number; lines: string[] }> {
+async function send(s: ServedViceroy, [, method, name, body, accept]: Row): Promise<{ status: number; bytes: number; lines: string[] }> {
   const before = s.output.length;
   const headers = modernHeaders(method, name).map(([k, v]): [string, string] => (k === 'accept' && accept !== undefined ? [k, accept] : [k, v]));
   const r = await fetch(`http://127.0.0.1:${s.port}/mcp`, { method: 'POST', headers: withToken(headers), body, signal: AbortSignal.timeout(5000) });
