@@ -6,7 +6,7 @@
 import { compileRouter, type CompiledRouter } from '../compiler';
 import { createHostCore } from '../core/driver';
 import { serveFetch } from '../adapter/fetch/handler';
-import { nodeListener, type McpNodeHandler, type NodeModules } from '../adapter/node/listener';
+import { builtinNodeModules, nodeListener, type McpNodeHandler } from '../adapter/node/listener';
 import { nodeExchange } from '../adapter/node/http-exchange';
 import { PulseConfigError } from '../errors';
 import { resolveOptions, type McpCoreSource, type McpHttpOptions, type McpToolSource } from '../options';
@@ -194,14 +194,6 @@ function staticLimits(v: unknown): unknown {
   return out;
 }
 
-/** Node's modules, where the runtime has them, read without importing them (so `/pulse` loads anywhere). */
-function nodeModules(): NodeModules {
-  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-  if (typeof get !== 'function') configFail('nodeListener: needs Node (20.16 or later); on a Fetch runtime serve handle(ctx)');
-  // node:https (and TLS with it) is loaded on the first https effect, not at start-up.
-  return { http: get('node:http') as NodeModules['http'], get https() { return get('node:https') as NodeModules['https']; } };
-}
-
 /**
  * The host options of a static binding from `mcp()`'s options (its router and the runtime's
  * services aside): exact `POST /mcp`, the static ceilings lowered by `limits`, every other option as
@@ -243,7 +235,7 @@ export function mcp(options: McpBindingOptions): McpBinding {
     },
     nodeListener(): McpNodeHandler {
       if (listener === undefined) {
-        const node = nodeModules();
+        const node = builtinNodeModules('nodeListener', 'serve handle(ctx)');
         listener = nodeListener({ ...host, exchange: nodeExchange(node) }, node);
       }
       return listener;

@@ -20,7 +20,6 @@ const INVALID = 'The access token is invalid or expired';
 const INSUFFICIENT = 'The access token lacks a required scope';
 const UNAVAILABLE = 'The access token could not be verified; try again later';
 
-
 let issuer: RunningServer;
 let issuerUrl: string;
 /** What the scripted issuer answers next. */

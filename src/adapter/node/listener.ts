@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { internalError, type HostFault, type RespondAction } from '../../core/engine';
+import { PulseConfigError } from '../../errors';
 import { nodeExchange } from './http-exchange';
 import { createHostCore, drive, type BodySource, type Departure, type HostCore, type HostIo, type ReadResult, type StreamSink } from '../../core/driver';
 import type { ResolvedOptions } from '../../options';
@@ -19,6 +20,24 @@ import { NO_TIMINGS, publishRequest, requestChannel } from '../../telemetry/chan
 export interface NodeModules {
   readonly http: typeof NodeHttp;
   readonly https: typeof NodeHttps;
+}
+
+/**
+ * Node's modules, read through `process.getBuiltinModule` rather than imported (so `/pulse` loads on
+ * any runtime); `node:https`, which brings TLS with it, on the first https effect rather than at
+ * start-up. Where the runtime has no Node built-ins, `api` (the caller) fails with `PulseConfigError`,
+ * naming `instead` (what serves on a Fetch runtime).
+ */
+export function builtinNodeModules(api: string, instead: string): NodeModules {
+  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  if (typeof get !== 'function') throw new PulseConfigError(`${api}: needs Node (20.16 or later); on a Fetch runtime ${instead}`);
+  let https: typeof NodeHttps | undefined;
+  return {
+    http: get('node:http') as typeof NodeHttp,
+    get https() {
+      return (https ??= get('node:https') as typeof NodeHttps);
+    },
+  };
 }
 
 /**
