@@ -6,7 +6,7 @@
 import { compileRouter, type CompiledRouter } from '../compiler';
 import { createHostCore } from '../core/driver';
 import { serveFetch } from '../adapter/fetch/handler';
-import { builtinNodeModules, nodeListener, type McpNodeHandler } from '../adapter/node/listener';
+import { nodeListener, nodeModules, type McpNodeHandler, type NodeModules } from '../adapter/node/listener';
 import { nodeExchange } from '../adapter/node/http-exchange';
 import { PulseConfigError } from '../errors';
 import { resolveOptions, type McpCoreSource, type McpHttpOptions, type McpToolSource } from '../options';
@@ -171,6 +171,13 @@ function configFail(message: string): never {
   throw new PulseConfigError(message);
 }
 
+/** Node's modules, where the runtime has them, read without importing them (so `/pulse` loads anywhere). */
+function builtinNodeModules(): NodeModules {
+  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  if (typeof get !== 'function') configFail('nodeListener: needs Node (20.16 or later); on a Fetch runtime serve handle(ctx)');
+  return nodeModules(get('node:http') as NodeModules['http'], () => get('node:https') as NodeModules['https']);
+}
+
 /**
  * The static ceilings with the caller's limits over them. Only the binding knows its ceilings, so it
  * refuses a raise; everything else about a limit (integer, range, unknown key) is the core's call.
@@ -235,7 +242,7 @@ export function mcp(options: McpBindingOptions): McpBinding {
     },
     nodeListener(): McpNodeHandler {
       if (listener === undefined) {
-        const node = builtinNodeModules('nodeListener', 'serve handle(ctx)');
+        const node = builtinNodeModules();
         listener = nodeListener({ ...host, exchange: nodeExchange(node) }, node);
       }
       return listener;

@@ -2,9 +2,10 @@
 // what they are asked and answer as each row says: which module and agent a URL takes, the exact
 // request options, and how the reply's events become the result (the cap, a failure, a cancel).
 import { EventEmitter } from 'node:events';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nodeExchange } from '../../src/adapter/node/http-exchange';
-import { builtinNodeModules, type NodeModules } from '../../src/adapter/node/listener';
+import { nodeModules, type NodeModules } from '../../src/adapter/node/listener';
+import { EntityRouter, handlers, mcp } from '../../src/pulse';
 import { PulseConfigError } from '../../src/errors';
 import { Cancellation } from '../../src/core/cancellation';
 import type { HttpEffect } from '../../src/core/engine';
@@ -162,26 +163,24 @@ describe('the Node exchange: the request it writes and the result of the reply',
   });
 });
 
-describe("Node's modules as both Node bindings read them", () => {
-  afterEach(() => vi.restoreAllMocks());
-
-  it('node:http at once, node:https on its first read and then from memory', () => {
-    const asked: string[] = [];
-    const real = process.getBuiltinModule.bind(process);
-    vi.spyOn(process, 'getBuiltinModule').mockImplementation(((id: string) => (asked.push(id), real(id))) as typeof process.getBuiltinModule);
-    const node = builtinNodeModules('api', 'instead');
-    expect(asked).toEqual(['node:http']);
-    expect(node.https).toBe(real('node:https'));
-    expect(node.https).toBe(real('node:https'));
-    expect(asked).toEqual(['node:http', 'node:https']);
+describe("Node's modules as both Node bindings hand them to the listener", () => {
+  it('node:https loaded on its first read, then kept', () => {
+    const { node } = fakeModules();
+    let loads = 0;
+    const modules = nodeModules(node.http, () => (loads++, node.https));
+    expect(loads).toBe(0);
+    expect(modules.https).toBe(node.https);
+    expect(modules.https).toBe(node.https);
+    expect(loads).toBe(1);
   });
 
-  it('without Node built-ins: PulseConfigError naming the API and what serves instead', () => {
+  it('the static binding off Node: PulseConfigError naming nodeListener and handle(ctx)', () => {
+    const server = mcp({ router: new EntityRouter('n').operation('a', { handler: handlers.static({}) }), serverInfo: { name: 'n', version: '1' } });
     const proc = process as { getBuiltinModule?: unknown };
     const real = proc.getBuiltinModule;
     proc.getBuiltinModule = undefined;
     try {
-      expect(() => builtinNodeModules('nodeListener', 'serve handle(ctx)')).toThrow(new PulseConfigError('nodeListener: needs Node (20.16 or later); on a Fetch runtime serve handle(ctx)'));
+      expect(() => server.nodeListener()).toThrow(new PulseConfigError('nodeListener: needs Node (20.16 or later); on a Fetch runtime serve handle(ctx)'));
     } finally {
       proc.getBuiltinModule = real;
     }

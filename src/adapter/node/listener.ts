@@ -10,7 +10,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import { internalError, type HostFault, type RespondAction } from '../../core/engine';
-import { PulseConfigError } from '../../errors';
 import { nodeExchange } from './http-exchange';
 import { createHostCore, drive, type BodySource, type Departure, type HostCore, type HostIo, type ReadResult, type StreamSink } from '../../core/driver';
 import type { ResolvedOptions } from '../../options';
@@ -23,19 +22,15 @@ export interface NodeModules {
 }
 
 /**
- * Node's modules, read through `process.getBuiltinModule` rather than imported (so `/pulse` loads on
- * any runtime); `node:https`, which brings TLS with it, on the first https effect rather than at
- * start-up. Where the runtime has no Node built-ins, `api` (the caller) fails with `PulseConfigError`,
- * naming `instead` (what serves on a Fetch runtime).
+ * Node's modules as a listener takes them: `http` as given, and `node:https` (which brings TLS with
+ * it) loaded by `loadHttps` on the first https effect rather than at start-up, then kept.
  */
-export function builtinNodeModules(api: string, instead: string): NodeModules {
-  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-  if (typeof get !== 'function') throw new PulseConfigError(`${api}: needs Node (20.16 or later); on a Fetch runtime ${instead}`);
+export function nodeModules(http: typeof NodeHttp, loadHttps: () => typeof NodeHttps): NodeModules {
   let https: typeof NodeHttps | undefined;
   return {
-    http: get('node:http') as typeof NodeHttp,
+    http,
     get https() {
-      return (https ??= get('node:https') as typeof NodeHttps);
+      return (https ??= loadHttps());
     },
   };
 }
