@@ -34,8 +34,11 @@ function wasmApi(): WasmApi | undefined {
   return (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 }
 
-/** This file in the built package, whose root holds `wasm/pulse_core.wasm`. */
-const BUILT_LOADER = /[\\/]dist[\\/]cjs[\\/]core[\\/]loader\.js$/;
+/**
+ * This file in the built package, whose root holds `wasm/pulse_core.wasm`: within Node's bundle of the
+ * exports, or as its own module.
+ */
+const BUILT_LOADER = /[\\/]dist[\\/](?:node[\\/]bundle|cjs[\\/]core[\\/]loader)\.js$/;
 
 /**
  * The package's wasm bytes. Node built-ins come through `process.getBuiltinModule`, not an import, so

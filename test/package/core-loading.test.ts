@@ -34,9 +34,18 @@ const discoverBody = envelope('server/discover', 1);
  * modules. With `withoutWasm`, WebAssembly is absent while the package loads and the handlers are
  * built (Node's fetch needs it back to answer).
  */
-function probe(kind: 'cjs' | 'esm', withoutWasm = false): string {
-  const entry = (name: string) => JSON.stringify(path.join(dist, kind, kind === 'cjs' ? `${name}.js` : `${name}.mjs`));
-  const load = kind === 'cjs'
+/** Where each form of the entries lives: Node's package exports resolve to `node`. */
+const FORMS = {
+  cjs: { dir: 'cjs', ext: '.js' },
+  esm: { dir: 'esm', ext: '.mjs' },
+  'node (require)': { dir: 'node', ext: '.js' },
+  'node (import)': { dir: 'node', ext: '.mjs' },
+} as const;
+
+function probe(kind: keyof typeof FORMS, withoutWasm = false): string {
+  const { dir: formDir, ext } = FORMS[kind];
+  const entry = (name: string) => JSON.stringify(path.join(dist, formDir, `${name}${ext}`));
+  const load = ext === '.js'
     ? `const { createMcpHttpHandler } = require(${entry('index')}); const { createMcpNodeHandler } = require(${entry('node')});`
     : `const { createMcpHttpHandler } = await import(${entry('index')}); const { createMcpNodeHandler } = await import(${entry('node')});`;
   return `
@@ -88,14 +97,31 @@ describe('the npm tarball', () => {
 });
 
 describe('Node entries of the built package', () => {
-  for (const kind of ['cjs', 'esm'] as const) {
+  for (const kind of Object.keys(FORMS) as (keyof typeof FORMS)[]) {
     it(`${kind}: reads the packaged wasm once, compiles it once, never loads wasm2js`, async () => {
       expect(await node(probe(kind))).toEqual({ status: 200, compiles: 1, reads: [packageWasm], loaded: [] });
     }, 70_000);
   }
 
-  it('without WebAssembly: the wasm2js build is loaded, and nothing is read or compiled', async () => {
-    expect(await node(probe('cjs', true))).toEqual({ status: 200, compiles: 0, reads: [], loaded: [distWasm2js] });
+  for (const kind of ['cjs', 'node (require)'] as const) {
+    it(`${kind} without WebAssembly: the wasm2js build is loaded, and nothing is read or compiled`, async () => {
+      expect(await node(probe(kind, true))).toEqual({ status: 200, compiles: 0, reads: [], loaded: [distWasm2js] });
+    }, 70_000);
+  }
+
+  it("Node resolves the package's exports to the bundle's views, and /otel to its own modules", async () => {
+    const code = `
+      const { createRequire } = require('node:module');
+      const req = createRequire(${JSON.stringify(path.join(root, 'package.json'))});
+      const names = ['', '/node', '/pulse', '/otel'].map((s) => '@pulse-compute/mcp' + s);
+      process.stdout.write(JSON.stringify(names.map((n) => req.resolve(n))));
+    `;
+    const r = await run(process.execPath, ['-e', code], { cwd: dir, timeoutMs: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(['node/index.js', 'node/node.js', 'node/pulse.js', 'cjs/otel.js'].map((f) => path.join(dist, f)));
+    const esm = await run(process.execPath, ['--input-type=module', '-e', `process.stdout.write(JSON.stringify(['', '/node', '/pulse', '/otel'].map((s) => import.meta.resolve('@pulse-compute/mcp' + s))))`], { cwd: root, timeoutMs: 60_000 });
+    expect(esm.status, esm.stderr).toBe(0);
+    expect(JSON.parse(esm.stdout)).toEqual(['node/index.mjs', 'node/node.mjs', 'node/pulse.mjs', 'esm/otel.mjs'].map((f) => `file://${path.join(dist, f)}`));
   }, 70_000);
 });
 

@@ -76,7 +76,8 @@ function walk(dir) {
 }
 
 // The exact allowlist: package metadata, the notices, the core once as wasm (wasm2js beside the
-// loader), and per compiled module its CommonJS file and declaration; per entry its ESM face.
+// loader), and per compiled module its CommonJS file and declaration; per entry its ESM face; for
+// Node, the bundle of the entries and per entry its two views of it.
 const ALLOWED = [
   /^package\.json$/,
   /^README\.md$/,
@@ -86,14 +87,18 @@ const ALLOWED = [
   /^dist\/cjs\/core\/generated\/core-wasm2js\.cjs$/,
   /^dist\/cjs\/([a-z0-9-]+\/)*[a-z0-9-]+\.(js|d\.ts)$/,
   /^dist\/esm\/[a-z0-9-]+\.(mjs|d\.mts)$/,
+  /^dist\/node\/bundle\.js$/,
+  /^dist\/node\/[a-z0-9-]+\.(js|d\.ts|mjs|d\.mts)$/,
 ];
 const ENTRIES = Object.entries(PKG.exports).filter(([, t]) => typeof t === 'object');
+/** Every file form of every export: its own, and Node's where it has one. */
+const FORMS = ENTRIES.flatMap(([, t]) => (t.node ? [t, t.node] : [t]));
 
 function checkFileList(files) {
   const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
   need(stray.length === 0, `files outside the allowlist: ${stray.join(', ')}`);
   const required = ['package.json', 'README.md', 'LICENSE', 'NOTICE', 'wasm/pulse_core.wasm', 'dist/cjs/core/generated/core-wasm2js.cjs', PKG.bin['pulse-mcp'].replace(/^\.\//, '')];
-  for (const [, t] of ENTRIES) required.push(t.import.replace(/^\.\//, ''), t.require.replace(/^\.\//, ''));
+  for (const t of FORMS) required.push(t.import.replace(/^\.\//, ''), t.require.replace(/^\.\//, ''));
   const missing = required.filter((f) => !files.includes(f));
   need(missing.length === 0, `missing: ${missing.join(', ')}`);
   // Declarations travel with their modules, and nothing compiled is shipped without one.
@@ -102,7 +107,8 @@ function checkFileList(files) {
   need(undeclared.length === 0, `modules without declarations: ${undeclared.join(', ')}`);
   const orphans = files.filter((f) => f.endsWith('.d.ts') && !files.includes(f.replace(/\.d\.ts$/, '.js')));
   need(orphans.length === 0, `declarations without modules: ${orphans.join(', ')}`);
-  for (const [, t] of ENTRIES) need(files.includes(t.import.replace(/^\.\//, '').replace(/\.mjs$/, '.d.mts')), `${t.import} has no .d.mts`);
+  for (const t of FORMS) need(files.includes(t.require.replace(/^\.\//, '').replace(/\.js$/, '.d.ts')), `${t.require} has no .d.ts`);
+  for (const t of FORMS) need(files.includes(t.import.replace(/^\.\//, '').replace(/\.mjs$/, '.d.mts')), `${t.import} has no .d.mts`);
 }
 
 const state = {};

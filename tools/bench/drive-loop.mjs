@@ -12,7 +12,10 @@ const require = createRequire(import.meta.url);
 const dist = resolve(process.env.PULSE_DIST ?? fileURLToPath(new URL('../../dist/cjs', import.meta.url)));
 const { createHostCore, drive } = require(join(dist, 'core', 'driver.js'));
 const { resolveOptions } = require(join(dist, 'options.js'));
-const { toolSource } = require(join(dist, 'router', 'index.js'));
+// The package's modules one by one (not its entries' bundle): toolSource knows the routers of its
+// own module graph only.
+const router = require(join(dist, 'router', 'index.js'));
+const { handlers } = require(join(dist, 'handlers', 'index.js'));
 
 const ROUNDS = 7;
 const PER_ROUND = 20_000;
@@ -24,9 +27,8 @@ const options = { serverInfo: { name: 'bench', version: '1.0.0' } };
 let method = 'server/discover';
 let tool;
 if (mode !== 'discover') {
-  const pulse = require(join(dist, 'pulse.js'));
-  const { manifest, handlers } = toolSource(benchRouter(pulse));
-  options.tools = { manifest, handlers };
+  const tools = router.toolSource(benchRouter({ ...router, handlers }));
+  options.tools = { manifest: tools.manifest, handlers: tools.handlers };
   method = 'tools/call';
   tool = mode === 'js' ? 'echo_js' : 'echo';
 }
