@@ -1,8 +1,8 @@
 // Large requests on the Fastly Native service, on Fastly's Viceroy: a catalog-backed tool whose
 // backend (a loopback origin, the Fastly backend `origin`) answers results near the reply ceiling,
-// and request bodies at the request ceiling. Such a request allocates well past the instance's
-// arena, so its later blocks come from the system allocator: every reply must still be the exact
-// bytes the service owes, request after request on one Viceroy.
+// and request bodies at the request ceiling, framed by Content-Length or chunked. Such a request
+// allocates well past the instance's arena, so its later blocks come from the system allocator:
+// every reply must still be the exact bytes the service owes, request after request on one Viceroy.
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -105,6 +105,24 @@ async function send(headers: [string, string][], body: string): Promise<Reply> {
   return { status: r.status, length: r.headers.get('content-length'), body: bytes.toString('utf8') };
 }
 
+/** Sends `body` chunked (no Content-Length), in pieces of at most 8 KiB with pauses between them. */
+async function sendChunked(headers: [string, string][], body: string): Promise<Reply> {
+  const bytes = Buffer.from(body);
+  const stream = new ReadableStream<Uint8Array>({
+    async start(c) {
+      for (let at = 0; at < bytes.length; at += 8192) {
+        c.enqueue(new Uint8Array(bytes.subarray(at, at + 8192)));
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      c.close();
+    },
+  });
+  const init = { method: 'POST', headers: Object.fromEntries(headers), body: stream, duplex: 'half', signal: AbortSignal.timeout(15_000) };
+  const r = await fetch(`http://127.0.0.1:${viceroy!.port}/mcp`, init as RequestInit);
+  const got = Buffer.from(await r.arrayBuffer());
+  return { status: r.status, length: r.headers.get('content-length'), body: got.toString('utf8') };
+}
+
 /** [what, request headers, body, the reply's status, its exact body (undefined: the discover reply), the backend call it makes] */
 type Row = [string, [string, string][], string, number, string | undefined, { method: string; params: unknown } | undefined];
 const fill = (id: number, seed: number, kib: number): Row => [
@@ -169,6 +187,17 @@ describe('large requests on Fastly Native (Viceroy)', () => {
     const again: Row[] = [fill(10, 3, 300), rows[2]!, fill(11, 4, 320), echo(12, ECHOED.slice(1)), rows[5]!, fill(13, 5, 280), rows[0]!, rows[6]!, fill(14, 3, 300)];
     for (const row of again) await check(row);
   }, 60_000);
+
+  // The service sees a body's end without a last read when the request declared its length, and by a
+  // read of nothing when it did not (chunked): both framings, the same exact replies.
+  it.each([
+    ['discover', discover, 200, undefined],
+    [`discover padded to ${REQUEST_BYTES} bytes`, padded(REQUEST_BYTES), 200, undefined],
+    [`discover padded to ${REQUEST_BYTES + 1} bytes`, padded(REQUEST_BYTES + 1), 413, rows[6]![4]],
+  ] as const)('%s, chunked: the exact reply', async (_, body, status, expected) => {
+    const got = await sendChunked(modernHeaders('server/discover'), body);
+    expect({ status: got.status, sha: sha(got.body) }).toEqual({ status, sha: sha(expected ?? discoverBody!) });
+  });
 
   it('large calls at once: each instance answers its own', async () => {
     const burst = [fill(20, 6, 300), fill(21, 7, 300), echo(22, ECHOED), fill(23, 8, 300)];

@@ -28,7 +28,6 @@ pub fn prebuild(config: &[u8]) {
 
 pub fn run(config: &[u8]) {
     fastly::init();
-    let started = Instant::now();
     let (req, body) = match fastly::downstream() {
         Ok(x) => x,
         Err(_) => return,
@@ -44,6 +43,12 @@ pub fn run(config: &[u8]) {
             Err(_) => return send(&Reply::internal_error()),
         },
     };
+    // The clock's origin, read before anything that takes time: here when the request event
+    // reports its total time or a secret is to be read; otherwise at the first backend call, cache
+    // lookup or timed wait, and never by a request that makes none (see `Compute::origin`).
+    let timed =
+        engine.log_endpoint().is_some() || Secret::ALL.iter().any(|&w| engine.secret(w).is_some());
+    let started = timed.then(Instant::now);
     if let Err(why) = install_secrets(engine) {
         // The log names the store and the key, never the secret; the client gets a bare 500.
         eprintln!("pulse-edge: {}", why);
@@ -60,6 +65,7 @@ pub fn run(config: &[u8]) {
                 started,
                 clock: 0.0,
                 body,
+                left: declared_length(&lines),
                 log: engine.log_endpoint(),
             };
             driver::drive(engine, &mut io, &method, &target, lines)
@@ -93,24 +99,61 @@ fn install_secrets(engine: &mut Engine) -> Result<(), String> {
     Ok(())
 }
 
+/// The body's length when the head declares exactly one Content-Length of digits and no
+/// Transfer-Encoding (which would frame the body instead); `None` otherwise.
+fn declared_length(lines: &[(Vec<u8>, Vec<u8>)]) -> Option<u64> {
+    let mut length = None;
+    for (name, value) in lines {
+        if name.eq_ignore_ascii_case(b"transfer-encoding") {
+            return None;
+        }
+        if name.eq_ignore_ascii_case(b"content-length") {
+            let digits = std::str::from_utf8(value)
+                .ok()?
+                .trim_matches(|c| c == ' ' || c == '\t');
+            if length.is_some() || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit())
+            {
+                return None;
+            }
+            length = Some(digits.parse::<u64>().ok()?);
+        }
+    }
+    length
+}
+
 fn wait_ms(ms: f64) -> u32 {
     ms.min(MAX_WAIT_MS).ceil().max(1.0) as u32
 }
 
 struct Compute<'a> {
-    started: Instant,
+    /// The clock's origin, once read (`origin`, or the first reading).
+    started: Option<Instant>,
     /// Milliseconds since `started` at the last reading. Each reading is a hostcall, so the clock is
     /// read around timed waits only (`ready_by`), where time passes; between them the guest runs
     /// for microseconds, which no deadline in milliseconds can tell apart.
     clock: f64,
     body: Handle,
+    /// Body bytes still to come when the request declared a Content-Length: at 0 the body has
+    /// ended, with no further readiness poll and read to see it (the platform frames the body by
+    /// that length, so no byte follows). `None` (chunked, or no length) reads until a read of 0.
+    left: Option<u64>,
     /// `fastlyLogEndpoint`: where the request event goes.
     log: Option<&'a str>,
 }
 
 impl Compute<'_> {
+    /// Reads the clock's origin if the request has none yet: the guest's own work before it takes
+    /// microseconds, which no deadline in milliseconds can tell apart.
+    fn origin(&mut self) {
+        if self.started.is_none() {
+            self.started = Some(Instant::now());
+        }
+    }
+
     fn read_clock(&mut self) -> f64 {
-        self.clock = self.started.elapsed().as_secs_f64() * 1000.0;
+        let now = Instant::now();
+        let origin = *self.started.get_or_insert(now);
+        self.clock = now.duration_since(origin).as_secs_f64() * 1000.0;
         self.clock
     }
 
@@ -148,18 +191,27 @@ impl HostIo for Compute<'_> {
     }
 
     fn read_body(&mut self, buf: &mut [u8], wait: f64) -> BodyRead {
+        if self.left == Some(0) {
+            return BodyRead::End;
+        }
         let deadline = self.now() + wait;
         if !self.ready_by(self.body, deadline) {
             return BodyRead::Waiting;
         }
         match fastly::body_read(self.body, buf) {
             Ok(0) => BodyRead::End,
-            Ok(n) => BodyRead::Data(n),
+            Ok(n) => {
+                if let Some(left) = &mut self.left {
+                    *left = left.saturating_sub(n as u64);
+                }
+                BodyRead::Data(n)
+            }
             Err(_) => BodyRead::Failed,
         }
     }
 
     fn http(&mut self, effect: &HttpEffect, wait: f64, out: &mut Vec<u8>) -> HttpRead {
+        self.origin();
         let deadline = self.now() + wait;
         let sent = (|| {
             let req = fastly::request_new()?;
@@ -216,6 +268,7 @@ impl HostIo for Compute<'_> {
 
     /// The introspection cache lives in Fastly's core cache (per POP); a failing cache is a miss.
     fn cache_lookup(&mut self, key: &str, value: &mut Vec<u8>) -> bool {
+        self.origin();
         match fastly::cache_get(key.as_bytes(), INTROSPECTION_MAX_BYTES) {
             Some(v) => {
                 value.extend_from_slice(&v);
