@@ -11,7 +11,6 @@ use super::document::{
 };
 use super::text::{
     hex_value, span_hash, spans_equal, utf8_lead, DecodedBytes, BACKSLASH, CLASS, CONTROL, PLAIN,
-    QUOTE,
 };
 use super::JsonError;
 
@@ -203,217 +202,252 @@ impl Parser {
         Ok(Document::new(self.buf, self.nodes))
     }
 
+    /// The dispatch over the states between tokens. Tokens and the states that resume one cut by
+    /// the end of a chunk run in functions of their own: a JIT recompiles a hot function whole,
+    /// optimised, so small hot functions keep that cheap (a process's first request starts it).
+    #[inline(never)]
     fn run(&mut self, buf: &[u8], mut p: usize) -> Result<(), JsonError> {
         let n = buf.len();
         while p < n {
-            match self.state {
-                State::Value | State::ArrayFirst => {
-                    p = skip_ws(buf, p);
-                    if p == n {
-                        break;
-                    }
-                    let b = buf[p];
-                    p += 1;
-                    match b {
-                        b'"' => {
-                            self.tok = p;
-                            self.tok_escaped = false;
-                            self.tok_key = false;
-                            p = self.string(buf, p)?;
-                        }
-                        b'0' => {
-                            self.start_number(p - 1);
-                            self.state = State::Zero;
-                        }
-                        b'1'..=b'9' => {
-                            self.start_number(p - 1);
-                            p = self.int(buf, p)?;
-                        }
-                        b'-' => {
-                            self.start_number(p - 1);
-                            self.state = State::Minus;
-                        }
-                        b'{' => self.open(true)?,
-                        b'[' => self.open(false)?,
-                        b't' => self.literal(b"true"),
-                        b'f' => self.literal(b"false"),
-                        b'n' => self.literal(b"null"),
-                        b']' if self.state == State::ArrayFirst => self.close()?,
-                        _ => return Err(JsonError::Syntax),
-                    }
+            let state = self.state;
+            if !matches!(
+                state,
+                State::Value
+                    | State::ArrayFirst
+                    | State::ObjectFirst
+                    | State::ObjectKey
+                    | State::Colon
+                    | State::After
+            ) {
+                p = self.resume(buf, p)?;
+                continue;
+            }
+            p = skip_ws(buf, p);
+            if p == n {
+                break;
+            }
+            let b = buf[p];
+            p += 1;
+            match (state, b) {
+                (State::Value | State::ArrayFirst, b'"') => {
+                    self.tok = p;
+                    self.tok_escaped = false;
+                    self.tok_key = false;
+                    p = self.string(buf, p)?;
                 }
-                State::ObjectFirst | State::ObjectKey => {
-                    p = skip_ws(buf, p);
-                    if p == n {
-                        break;
-                    }
-                    let b = buf[p];
-                    p += 1;
-                    if b == b'"' {
-                        self.tok = p;
-                        self.tok_escaped = false;
-                        self.tok_key = true;
-                        p = self.string(buf, p)?;
-                    } else if b == b'}' && self.state == State::ObjectFirst {
-                        self.close()?;
+                (State::Value | State::ArrayFirst, b'0'..=b'9' | b'-') => {
+                    p = self.number(buf, b, p)?
+                }
+                (State::Value | State::ArrayFirst, b'{') => self.open(true)?,
+                (State::Value | State::ArrayFirst, b'[') => self.open(false)?,
+                (State::Value | State::ArrayFirst, b't') => p = self.literal(buf, p, b"true"),
+                (State::Value | State::ArrayFirst, b'f') => p = self.literal(buf, p, b"false"),
+                (State::Value | State::ArrayFirst, b'n') => p = self.literal(buf, p, b"null"),
+                (State::ArrayFirst, b']') => self.close()?,
+                (State::ObjectFirst | State::ObjectKey, b'"') => {
+                    self.tok = p;
+                    self.tok_escaped = false;
+                    self.tok_key = true;
+                    p = self.string(buf, p)?;
+                }
+                (State::Colon, b':') => self.state = State::Value,
+                (State::After, b',') => {
+                    self.state = if self.in_object {
+                        State::ObjectKey
                     } else {
-                        return Err(JsonError::Syntax);
-                    }
+                        State::Value
+                    };
                 }
-                State::Colon => {
-                    p = skip_ws(buf, p);
-                    if p == n {
-                        break;
-                    }
-                    if buf[p] != b':' {
-                        return Err(JsonError::Syntax);
-                    }
-                    p += 1;
-                    self.state = State::Value;
-                }
-                State::After => {
-                    p = skip_ws(buf, p);
-                    if p == n {
-                        break;
-                    }
-                    let b = buf[p];
-                    p += 1;
-                    match (b, self.in_object) {
-                        (b',', true) => self.state = State::ObjectKey,
-                        (b',', false) => self.state = State::Value,
-                        (b'}', true) | (b']', false) => self.close()?,
-                        _ => return Err(JsonError::Syntax),
-                    }
-                }
-                State::Done => {
-                    p = skip_ws(buf, p);
-                    if p < n {
-                        return Err(JsonError::Trailing);
-                    }
-                }
-                State::Str => p = self.string(buf, p)?,
-                State::Utf8 => {
-                    p = self.utf8_continue(buf, p)?;
-                    if self.utf8_need == 0 {
-                        p = self.string(buf, p)?;
-                    }
-                }
-                State::Escape => {
-                    let b = buf[p];
-                    p += 1;
-                    match b {
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
-                            p = self.string(buf, p)?;
-                        }
-                        b'u' => {
-                            self.hex = 0;
-                            self.hex_digits = 0;
-                            self.state = State::EscapeHex;
-                        }
-                        _ => return Err(JsonError::Syntax),
-                    }
-                }
-                State::EscapeHex => {
-                    while p < n && self.hex_digits < 4 {
-                        let d = match hex_value(buf[p]) {
-                            Some(d) => d,
-                            None => return Err(JsonError::Syntax),
-                        };
-                        self.hex = (self.hex << 4) | d;
-                        self.hex_digits += 1;
-                        p += 1;
-                    }
-                    if self.hex_digits == 4 {
-                        let v = self.hex;
-                        let low = (0xDC00..=0xDFFF).contains(&v);
-                        if self.high != 0 {
-                            if !low {
-                                return Err(JsonError::LoneSurrogate);
-                            }
-                            self.high = 0;
-                            p = self.string(buf, p)?;
-                        } else if (0xD800..=0xDBFF).contains(&v) {
-                            self.high = v;
-                            self.state = State::LowBackslash;
-                        } else if low {
-                            return Err(JsonError::LoneSurrogate);
-                        } else {
-                            p = self.string(buf, p)?;
-                        }
-                    }
-                }
-                State::LowBackslash => {
-                    if buf[p] != b'\\' {
-                        return Err(JsonError::LoneSurrogate);
-                    }
-                    p += 1;
-                    self.state = State::LowU;
-                }
-                State::LowU => {
-                    if buf[p] != b'u' {
-                        return Err(JsonError::LoneSurrogate);
-                    }
-                    p += 1;
-                    self.hex = 0;
-                    self.hex_digits = 0;
-                    self.state = State::EscapeHex;
-                }
-                State::Minus => {
-                    let b = buf[p];
-                    p += 1;
-                    match b {
-                        b'0' => self.state = State::Zero,
-                        b'1'..=b'9' => p = self.int(buf, p)?,
-                        _ => return Err(JsonError::Syntax),
-                    }
-                }
-                State::Zero => p = self.after_int(buf, p)?,
-                State::Int => p = self.int(buf, p)?,
-                State::Dot => {
-                    if !buf[p].is_ascii_digit() {
-                        return Err(JsonError::Syntax);
-                    }
-                    p = self.frac(buf, p + 1)?;
-                }
-                State::Frac => p = self.frac(buf, p)?,
-                State::Exp => {
-                    let b = buf[p];
-                    p += 1;
-                    match b {
-                        b'+' | b'-' => self.state = State::ExpSign,
-                        b'0'..=b'9' => p = self.exp_digits(buf, p)?,
-                        _ => return Err(JsonError::Syntax),
-                    }
-                }
-                State::ExpSign => {
-                    if !buf[p].is_ascii_digit() {
-                        return Err(JsonError::Syntax);
-                    }
-                    p = self.exp_digits(buf, p + 1)?;
-                }
-                State::ExpDigits => p = self.exp_digits(buf, p)?,
-                State::Literal => {
-                    let lit = self.literal;
-                    while p < n && self.literal_i < lit.len() {
-                        if buf[p] != lit[self.literal_i] {
-                            return Err(JsonError::Syntax);
-                        }
-                        p += 1;
-                        self.literal_i += 1;
-                    }
-                    if self.literal_i == lit.len() {
-                        let tag = match lit[0] {
-                            b't' => T_TRUE,
-                            b'f' => T_FALSE,
-                            _ => T_NULL,
-                        };
-                        self.nodes.push(Node { tag, a: 0, b: 0 });
-                        self.value_done();
-                    }
-                }
+                (State::ObjectFirst, b'}') => self.close()?,
+                (State::After, b'}') if self.in_object => self.close()?,
+                (State::After, b']') if !self.in_object => self.close()?,
+                _ => return Err(JsonError::Syntax),
             }
         }
         Ok(())
+    }
+
+    /// The states inside a token: where a token cut by the end of a chunk resumes, and the bytes
+    /// after `-`, in escapes and in literals.
+    #[inline(never)]
+    fn resume(&mut self, buf: &[u8], mut p: usize) -> Result<usize, JsonError> {
+        let n = buf.len();
+        match self.state {
+            State::Done => {
+                p = skip_ws(buf, p);
+                if p < n {
+                    return Err(JsonError::Trailing);
+                }
+            }
+            State::Str => p = self.string(buf, p)?,
+            State::Utf8 => {
+                p = self.utf8_continue(buf, p)?;
+                if self.utf8_need == 0 {
+                    p = self.string(buf, p)?;
+                }
+            }
+            State::Escape => {
+                let b = buf[p];
+                p += 1;
+                match b {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                        p = self.string(buf, p)?;
+                    }
+                    b'u' => {
+                        self.hex = 0;
+                        self.hex_digits = 0;
+                        self.state = State::EscapeHex;
+                    }
+                    _ => return Err(JsonError::Syntax),
+                }
+            }
+            State::EscapeHex => {
+                while p < n && self.hex_digits < 4 {
+                    let d = match hex_value(buf[p]) {
+                        Some(d) => d,
+                        None => return Err(JsonError::Syntax),
+                    };
+                    self.hex = (self.hex << 4) | d;
+                    self.hex_digits += 1;
+                    p += 1;
+                }
+                if self.hex_digits == 4 {
+                    let v = self.hex;
+                    let low = (0xDC00..=0xDFFF).contains(&v);
+                    if self.high != 0 {
+                        if !low {
+                            return Err(JsonError::LoneSurrogate);
+                        }
+                        self.high = 0;
+                        p = self.string(buf, p)?;
+                    } else if (0xD800..=0xDBFF).contains(&v) {
+                        self.high = v;
+                        self.state = State::LowBackslash;
+                    } else if low {
+                        return Err(JsonError::LoneSurrogate);
+                    } else {
+                        p = self.string(buf, p)?;
+                    }
+                }
+            }
+            State::LowBackslash => {
+                if buf[p] != b'\\' {
+                    return Err(JsonError::LoneSurrogate);
+                }
+                p += 1;
+                self.state = State::LowU;
+            }
+            State::LowU => {
+                if buf[p] != b'u' {
+                    return Err(JsonError::LoneSurrogate);
+                }
+                p += 1;
+                self.hex = 0;
+                self.hex_digits = 0;
+                self.state = State::EscapeHex;
+            }
+            State::Minus => {
+                let b = buf[p];
+                p += 1;
+                match b {
+                    b'0' => self.state = State::Zero,
+                    b'1'..=b'9' => p = self.int(buf, p)?,
+                    _ => return Err(JsonError::Syntax),
+                }
+            }
+            State::Zero => p = self.after_int(buf, p)?,
+            State::Int => p = self.int(buf, p)?,
+            State::Dot => {
+                if !buf[p].is_ascii_digit() {
+                    return Err(JsonError::Syntax);
+                }
+                p = self.frac(buf, p + 1)?;
+            }
+            State::Frac => p = self.frac(buf, p)?,
+            State::Exp => {
+                let b = buf[p];
+                p += 1;
+                match b {
+                    b'+' | b'-' => self.state = State::ExpSign,
+                    b'0'..=b'9' => p = self.exp_digits(buf, p)?,
+                    _ => return Err(JsonError::Syntax),
+                }
+            }
+            State::ExpSign => {
+                if !buf[p].is_ascii_digit() {
+                    return Err(JsonError::Syntax);
+                }
+                p = self.exp_digits(buf, p + 1)?;
+            }
+            State::ExpDigits => p = self.exp_digits(buf, p)?,
+            State::Literal => {
+                let lit = self.literal;
+                while p < n && self.literal_i < lit.len() {
+                    if buf[p] != lit[self.literal_i] {
+                        return Err(JsonError::Syntax);
+                    }
+                    p += 1;
+                    self.literal_i += 1;
+                }
+                if self.literal_i == lit.len() {
+                    self.literal_done();
+                }
+            }
+            // The states between tokens are the dispatch's.
+            State::Value
+            | State::ArrayFirst
+            | State::ObjectFirst
+            | State::ObjectKey
+            | State::Colon
+            | State::After => {}
+        }
+        Ok(p)
+    }
+
+    /// A number from its first byte `first` (`-` or a digit), the byte before `p`.
+    #[inline]
+    fn number(&mut self, buf: &[u8], first: u8, p: usize) -> Result<usize, JsonError> {
+        self.start_number(p - 1);
+        match first {
+            b'0' => {
+                self.state = State::Zero;
+                if p < buf.len() {
+                    return self.after_int(buf, p);
+                }
+                Ok(p)
+            }
+            b'-' => {
+                self.state = State::Minus;
+                Ok(p)
+            }
+            _ => self.int(buf, p),
+        }
+    }
+
+    /// `true`, `false` or `null` from the byte at `p`, after its first; checked here when whole in
+    /// the fed bytes, else (and for a mismatch, which is an error) by the `Literal` state.
+    #[inline]
+    fn literal(&mut self, buf: &[u8], p: usize, lit: &'static [u8]) -> usize {
+        self.literal = lit;
+        let end = p + lit.len() - 1;
+        // Byte by byte: a slice comparison would call `memcmp` for three or four bytes.
+        if end <= buf.len() && lit[1..].iter().zip(&buf[p..end]).all(|(a, b)| a == b) {
+            self.literal_done();
+            return end;
+        }
+        self.literal_i = 1;
+        self.state = State::Literal;
+        p
+    }
+
+    fn literal_done(&mut self) {
+        let tag = match self.literal[0] {
+            b't' => T_TRUE,
+            b'f' => T_FALSE,
+            _ => T_NULL,
+        };
+        self.nodes.push(Node { tag, a: 0, b: 0 });
+        self.value_done();
     }
 
     #[inline]
@@ -421,13 +455,6 @@ impl Parser {
         self.tok = at;
         self.int_end = 0;
         self.exp_at = 0;
-    }
-
-    #[inline]
-    fn literal(&mut self, lit: &'static [u8]) {
-        self.literal = lit;
-        self.literal_i = 1;
-        self.state = State::Literal;
     }
 
     #[inline]
@@ -494,7 +521,9 @@ impl Parser {
     }
 
     /// String content from `p` until the closing quote (then the string is complete) or the end of
-    /// the fed bytes (then the parser stays in `Str` or `Utf8`).
+    /// the fed bytes (then the parser stays in `Str` or `Utf8`). Only plain content and the quote
+    /// are handled here; every other byte goes to `special`.
+    #[inline(never)]
     fn string(&mut self, buf: &[u8], mut p: usize) -> Result<usize, JsonError> {
         let n = buf.len();
         self.state = State::Str;
@@ -503,65 +532,74 @@ impl Parser {
             if p == n {
                 return Ok(p);
             }
-            let b = buf[p];
-            p += 1;
-            match CLASS[b as usize] {
-                QUOTE => {
-                    self.end_string(buf, p - 1)?;
-                    return Ok(p);
-                }
-                BACKSLASH => {
-                    self.tok_escaped = true;
-                    // Escapes whole in this chunk are checked here; a surrogate, a bad escape or
-                    // one cut by the chunk end goes through the escape states.
-                    match buf.get(p) {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
-                            p += 1;
-                            continue;
-                        }
-                        Some(b'u') if p + 5 <= n => {
-                            let v = buf[p + 1..p + 5]
-                                .iter()
-                                .try_fold(0u32, |acc, &d| hex_value(d).map(|d| (acc << 4) | d));
-                            if let Some(v) = v {
-                                if !(0xD800..=0xDFFF).contains(&v) {
-                                    p += 5;
-                                    continue;
-                                }
+            if buf[p] == b'"' {
+                self.end_string(buf, p)?;
+                return Ok(p + 1);
+            }
+            p = self.special(buf, p)?;
+            if self.state != State::Str {
+                return Ok(p);
+            }
+        }
+    }
+
+    /// The string byte at `p` that is neither plain nor the closing quote: an escape, a control
+    /// byte or the lead of a multi-byte UTF-8 sequence. Returns where the content goes on; leaves
+    /// `Str` for the escape or UTF-8 states when the sequence is cut by the end of the fed bytes.
+    #[inline]
+    fn special(&mut self, buf: &[u8], mut p: usize) -> Result<usize, JsonError> {
+        let n = buf.len();
+        let b = buf[p];
+        p += 1;
+        match CLASS[b as usize] {
+            BACKSLASH => {
+                self.tok_escaped = true;
+                // Escapes whole in this chunk are checked here; a surrogate, a bad escape or
+                // one cut by the chunk end goes through the escape states.
+                match buf.get(p) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                        return Ok(p + 1);
+                    }
+                    Some(b'u') if p + 5 <= n => {
+                        let v = buf[p + 1..p + 5]
+                            .iter()
+                            .try_fold(0u32, |acc, &d| hex_value(d).map(|d| (acc << 4) | d));
+                        if let Some(v) = v {
+                            if !(0xD800..=0xDFFF).contains(&v) {
+                                return Ok(p + 5);
                             }
                         }
-                        _ => {}
                     }
-                    self.state = State::Escape;
-                    return Ok(p);
+                    _ => {}
                 }
-                CONTROL => return Err(JsonError::Syntax),
-                _ => {
-                    let (need, lo, hi) = match utf8_lead(b) {
-                        Some(x) => x,
-                        None => return Err(JsonError::Utf8),
-                    };
-                    let len = need as usize;
-                    if p + len <= n {
-                        // The whole sequence is here: check it without touching the parser state.
-                        if buf[p] < lo
-                            || buf[p] > hi
-                            || buf[p + 1..p + len].iter().any(|&c| c & 0xC0 != 0x80)
-                        {
-                            return Err(JsonError::Utf8);
-                        }
-                        p += len;
-                        continue;
+                self.state = State::Escape;
+                Ok(p)
+            }
+            CONTROL => Err(JsonError::Syntax),
+            _ => {
+                let (need, lo, hi) = match utf8_lead(b) {
+                    Some(x) => x,
+                    None => return Err(JsonError::Utf8),
+                };
+                let len = need as usize;
+                if p + len <= n {
+                    // The whole sequence is here: check it without touching the parser state.
+                    if buf[p] < lo
+                        || buf[p] > hi
+                        || buf[p + 1..p + len].iter().any(|&c| c & 0xC0 != 0x80)
+                    {
+                        return Err(JsonError::Utf8);
                     }
-                    self.utf8_need = need;
-                    self.utf8_lo = lo;
-                    self.utf8_hi = hi;
-                    p = self.utf8_continue(buf, p)?;
-                    if self.utf8_need != 0 {
-                        self.state = State::Utf8;
-                        return Ok(p);
-                    }
+                    return Ok(p + len);
                 }
+                self.utf8_need = need;
+                self.utf8_lo = lo;
+                self.utf8_hi = hi;
+                p = self.utf8_continue(buf, p)?;
+                if self.utf8_need != 0 {
+                    self.state = State::Utf8;
+                }
+                Ok(p)
             }
         }
     }
@@ -633,6 +671,10 @@ impl Parser {
         match buf[p] {
             b'.' => {
                 self.int_end = p;
+                // A digit after the point, the usual case, goes straight on to the fraction.
+                if p + 1 < buf.len() && buf[p + 1].is_ascii_digit() {
+                    return self.frac(buf, p + 2);
+                }
                 self.state = State::Dot;
                 Ok(p + 1)
             }
@@ -782,6 +824,7 @@ fn skip_ws(buf: &[u8], mut p: usize) -> usize {
 
 /// Checks the just-completed member name `key` of the object at node `obj`, which has `count`
 /// earlier members, against their names.
+#[inline]
 fn check_key(
     obj: usize,
     count: usize,
@@ -817,6 +860,26 @@ fn check_key(
             index.fps[count] = fp;
             return Ok(());
         }
+    }
+    check_key_indexed(obj, count, index, nodes, buf, key)
+}
+
+/// `check_key` for an object past `LINEAR_KEYS` members, whose names a hash table (or tree) holds.
+#[inline(never)]
+fn check_key_indexed(
+    obj: usize,
+    count: usize,
+    index: &mut KeyIndex,
+    nodes: &[Node],
+    buf: &[u8],
+    key: usize,
+) -> Result<(), JsonError> {
+    let span = |idx: usize| {
+        let n = nodes[idx];
+        (&buf[n.a..n.b], n.tag == T_STRING_ESC)
+    };
+    let (kraw, kesc) = span(key);
+    if let Keys::Linear = index.keys {
         // Switch to hashing: index the earlier names, which are known to be distinct.
         let mut slots = vec![(0u64, 0usize); 64];
         let mut k = obj + 1;
