@@ -62,7 +62,6 @@ writeFileSync(wasm2js, require('esbuild').transformSync(readFileSync(join(ROOT, 
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 mkdirSync(join(STAGE, 'esm'), { recursive: true });
-mkdirSync(join(STAGE, 'node'), { recursive: true });
 /** package.json paths point into dist/; while building they live in the stage directory. */
 const staged = (p) => join(STAGE, relative(DIST, join(ROOT, p)));
 /** A path from `from`'s directory to `to`, as `require` takes it. */
