@@ -1,8 +1,8 @@
 // The built package (dist/, npm run build) as consumers get it: the tarball carries each form of the
-// core once; a Node process (CommonJS or ESM entry) reads the packaged wasm file and compiles it once,
-// and never loads the wasm2js build unless WebAssembly is absent; workerd, which has no file system
-// for the package, runs the core it is given and otherwise refuses at construction with a
-// PulseConfigError naming `core`.
+// core once; a Node process (CommonJS or ESM entry, per module or over Node's bundle) reads the
+// packaged wasm file and compiles it once, and never loads the wasm2js build unless WebAssembly is
+// absent; workerd, which has no file system for the package, runs the core it is given and otherwise
+// refuses at construction with a PulseConfigError naming `core`.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,12 +28,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const discoverHeaders = Object.fromEntries(modernHeaders('server/discover'));
 const discoverBody = envelope('server/discover', 1);
 
-/**
- * A probe run in a fresh Node process: counts WebAssembly.Module compilations and .wasm file reads,
- * builds three handlers from the entry, answers one discover request and lists the loaded wasm2js
- * modules. With `withoutWasm`, WebAssembly is absent while the package loads and the handlers are
- * built (Node's fetch needs it back to answer).
- */
 /** Where each form of the entries lives: Node's package exports resolve to `node`. */
 const FORMS = {
   cjs: { dir: 'cjs', ext: '.js' },
@@ -42,6 +36,12 @@ const FORMS = {
   'node (import)': { dir: 'node', ext: '.mjs' },
 } as const;
 
+/**
+ * A probe run in a fresh Node process: counts WebAssembly.Module compilations and .wasm file reads,
+ * builds three handlers from the entry, answers one discover request and lists the loaded wasm2js
+ * modules. With `withoutWasm`, WebAssembly is absent while the package loads and the handlers are
+ * built (Node's fetch needs it back to answer).
+ */
 function probe(kind: keyof typeof FORMS, withoutWasm = false): string {
   const { dir: formDir, ext } = FORMS[kind];
   const entry = (name: string) => JSON.stringify(path.join(dist, formDir, `${name}${ext}`));

@@ -822,6 +822,13 @@ fn skip_ws(buf: &[u8], mut p: usize) -> usize {
     p
 }
 
+/// A member name's raw bytes in `buf` and whether they hold escapes.
+#[inline]
+fn key_span<'a>(nodes: &[Node], buf: &'a [u8], idx: usize) -> (&'a [u8], bool) {
+    let n = nodes[idx];
+    (&buf[n.a..n.b], n.tag == T_STRING_ESC)
+}
+
 /// Checks the just-completed member name `key` of the object at node `obj`, which has `count`
 /// earlier members, against their names.
 #[inline]
@@ -833,10 +840,7 @@ fn check_key(
     buf: &[u8],
     key: usize,
 ) -> Result<(), JsonError> {
-    let span = |idx: usize| {
-        let n = nodes[idx];
-        (&buf[n.a..n.b], n.tag == T_STRING_ESC)
-    };
+    let span = |idx: usize| key_span(nodes, buf, idx);
     let (kraw, kesc) = span(key);
     if let Keys::Linear = index.keys {
         if count < LINEAR_KEYS {
@@ -874,10 +878,7 @@ fn check_key_indexed(
     buf: &[u8],
     key: usize,
 ) -> Result<(), JsonError> {
-    let span = |idx: usize| {
-        let n = nodes[idx];
-        (&buf[n.a..n.b], n.tag == T_STRING_ESC)
-    };
+    let span = |idx: usize| key_span(nodes, buf, idx);
     let (kraw, kesc) = span(key);
     if let Keys::Linear = index.keys {
         // Switch to hashing: index the earlier names, which are known to be distinct.
