@@ -44,12 +44,10 @@ pub fn run(config: &[u8]) {
         },
     };
     // The clock's origin, read before anything that takes time: here when the request event
-    // reports its total time or a secret is to be read; otherwise at the first backend call, cache
-    // lookup or timed wait, and never by a request that makes none (see `Compute::origin`).
-    let timed =
-        engine.log_endpoint().is_some() || Secret::ALL.iter().any(|&w| engine.secret(w).is_some());
-    let started = timed.then(Instant::now);
-    if let Err(why) = install_secrets(engine) {
+    // reports its total time, before the first secret read, or else at the first backend call, cache
+    // lookup or timed wait; never by a request that makes none (see `Compute::origin`).
+    let mut started = engine.log_endpoint().map(|_| Instant::now());
+    if let Err(why) = install_secrets(engine, &mut started) {
         // The log names the store and the key, never the secret; the client gets a bare 500.
         eprintln!("pulse-edge: {}", why);
         return send(&Reply::internal_error());
@@ -77,12 +75,14 @@ pub fn run(config: &[u8]) {
 
 /// Reads the secrets the configuration names from Fastly's secret store, on every request: the
 /// `requestState` key, the catalog-backed tools' backend token and the introspection client's secret
-/// live there, never in the module or its snapshot.
-fn install_secrets(engine: &mut Engine) -> Result<(), String> {
+/// live there, never in the module or its snapshot. A read takes time: the clock's origin (`started`)
+/// comes before the first.
+fn install_secrets(engine: &mut Engine, started: &mut Option<Instant>) -> Result<(), String> {
     for which in Secret::ALL {
         let bytes = match engine.secret(which) {
             None => continue,
             Some(s) => {
+                started.get_or_insert_with(Instant::now);
                 fastly::secret(&s.store, &s.key, which.max_bytes() + 1).map_err(|status| {
                     format!(
                         "{}: secret store {:?}, key {:?}: not readable (fastly_status {})",
@@ -145,9 +145,7 @@ impl Compute<'_> {
     /// Reads the clock's origin if the request has none yet: the guest's own work before it takes
     /// microseconds, which no deadline in milliseconds can tell apart.
     fn origin(&mut self) {
-        if self.started.is_none() {
-            self.started = Some(Instant::now());
-        }
+        self.started.get_or_insert_with(Instant::now);
     }
 
     fn read_clock(&mut self) -> f64 {
