@@ -6,7 +6,8 @@
 // the committed core (scripts/core-glue.mjs) is refreshed first; its CommonJS wasm2js module is
 // minified beside the loader (loaded only where WebAssembly is absent, it is 45 % of its source size
 // minified), so the package carries the wasm2js core once and the wasm binary only as
-// wasm/pulse_core.wasm. The build happens in a private directory that replaces dist/ at the end, so a
+// wasm/pulse_core.wasm. The Node Native host goes to dist/cjs/cli/compute-host as ES modules with
+// smol-toml bundled in. The build happens in a private directory that replaces dist/ at the end, so a
 // concurrent reader never sees a half-built dist.
 //   --if-needed  skip when dist is newer than every source file (used by `npm start`).
 import { spawnSync } from 'node:child_process';
@@ -59,6 +60,38 @@ const wasm2js = join(STAGE, 'cjs', relative(join(ROOT, 'src'), join(ROOT, GLUE.w
 mkdirSync(dirname(wasm2js), { recursive: true });
 const require = createRequire(import.meta.url);
 writeFileSync(wasm2js, require('esbuild').transformSync(readFileSync(join(ROOT, GLUE.wasm2js), 'utf8'), { minify: true, format: 'cjs', target: 'es2020' }).code);
+
+// The Node Native host, which the CLI runs Compute modules in, ships as plain ESM beside the CLI:
+// each module one file as written, importing its siblings; smol-toml (a development dependency) is
+// bundled into the modules that use it, so the shipped host imports only node: built-ins and itself.
+// Splitting keeps one copy of it should a second module import it (a shared chunk, named by content).
+const HOST = join(ROOT, 'src', 'cli', 'compute-host');
+const hostOut = join(STAGE, 'cjs', relative(join(ROOT, 'src'), HOST));
+const hostModules = readdirSync(HOST).filter((f) => f.endsWith('.mjs')).sort();
+await require('esbuild').build({
+  entryPoints: hostModules.map((f) => join(HOST, f)),
+  outdir: hostOut,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'shared-[hash]',
+  // Module names in comments relative to the checkout, the same on every build.
+  absWorkingDir: ROOT,
+  bundle: true,
+  splitting: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  plugins: [
+    {
+      name: 'host-siblings',
+      setup: (b) =>
+        b.onResolve({ filter: /^\./ }, (a) => (dirname(a.importer) === HOST && hostModules.includes(relative(HOST, resolve(HOST, a.path))) ? { path: a.path, external: true } : undefined)),
+    },
+  ],
+  logLevel: 'error',
+});
+// The Viceroy-compatible launcher, for `fastly compute serve --viceroy-path=…`.
+writeFileSync(join(hostOut, 'viceroy'), readFileSync(join(HOST, 'viceroy')));
+chmodSync(join(hostOut, 'viceroy'), 0o755);
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 mkdirSync(join(STAGE, 'esm'), { recursive: true });

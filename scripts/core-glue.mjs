@@ -9,8 +9,9 @@
 //                                          (STATIC_RESULT_*) and the backend URL rule (BACKEND_URL,
 //                                          MAX_URL_BYTES), read
 //                                          from the core's pulse_defaults_* export
-// Run by scripts/build.mjs, scripts/build-core.mjs, scripts/edge-build-js.mjs, vitest (globalSetup)
-// and `npm ci` (prepare). A file is rewritten only when its text changes, by rename, so concurrent
+// Run by scripts/build.mjs, scripts/build-core.mjs, the edge scripts' bundles of the sources
+// (scripts/edge-lib.mjs), vitest (globalSetup), `npm run typecheck` and `npm run compile:router`;
+// the package has no install script. A file is rewritten only when its text changes, by rename, so concurrent
 // runs never expose a partial file and unchanged glue keeps its mtime.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';

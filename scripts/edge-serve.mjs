@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run edge:serve — the Native edge binary on Fastly's Viceroy (built into .tools/viceroy by
 // scripts/viceroy.mjs when missing), or with EDGE_RUNTIME=node in the Node Native host
-// (tools/compute-host), started through its Viceroy-compatible launcher as `fastly compute serve
+// (src/cli/compute-host), started through its Viceroy-compatible launcher as `fastly compute serve
 // --viceroy-path` starts it: tooling is run, never imported. Backends, config and secret stores come
 // from fastly.toml [local_server].
 // Honours the same HOST, PORT and LEGACY_PROTOCOL as the example server (`npm start`):
@@ -38,7 +38,7 @@ try {
   const toml = join(ROOT, 'fastly.toml');
   const addr = `${host}:${portText}`;
   // The launcher passes PULSE_HOST_WORKERS on to the host through the environment.
-  h = await startViceroy({ wasm, toml, addr, ...(runtime === 'node' ? { viceroy: join(ROOT, 'tools', 'compute-host', 'viceroy') } : {}) });
+  h = await startViceroy({ wasm, toml, addr, ...(runtime === 'node' ? { viceroy: join(ROOT, 'src', 'cli', 'compute-host', 'viceroy') } : {}) });
 } catch (e) {
   // The message carries the runtime's own output, its log.
   process.stderr.write(`edge:serve: START: ${e.message}\n`);

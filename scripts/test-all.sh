@@ -2,7 +2,8 @@
 # The one test command (README: `npm ci && npm test`; `npm test` runs this file).
 # Runs every suite, keeps going after failures, sums the counts of all suites and prints exactly one
 # final line `N passed, N failed`; exits non-zero when anything failed.
-#   suites: toolchain set-up, Viceroy (built once into .tools/viceroy), build, cargo test (native/), committed-artifact check, vitest on the
+#   suites: toolchain set-up, Viceroy (built once into .tools/viceroy), build, the committed dist/ equal to that build,
+#   cargo test (native/), committed-artifact check, vitest on the
 #   machine's Node and on Nodes 22 and 24 (npm `node` package), the harness's own tests (reported apart:
 #   they check test data and tooling, not the product), `npm run diff` (Node, Native in the Node
 #   Native host and on Viceroy, workerd, the JavaScript package), `npm run qualify` and
@@ -107,6 +108,18 @@ unit viceroy "$OUT/viceroy.log" node scripts/viceroy.mjs
 
 # 2. Build the package (dist/), needed by the type and bench consumers.
 unit build "$OUT/build.log" npm run --silent build
+
+# The committed dist/ (what a fresh clone packs without installing anything) is that fresh build.
+committed_dist() {
+  local changed
+  changed=$(git status --porcelain --untracked-files=all -- dist)
+  if [ -n "$changed" ]; then
+    echo "dist/ differs from a fresh build of the sources: run npm run build and commit dist/"
+    echo "$changed" | head -n 20
+    return 1
+  fi
+}
+unit 'committed dist' "$OUT/committed-dist.log" committed_dist
 
 # 3. Rust unit tests with rustup's cargo on the host.
 CARGO_BIN=${CARGO:-$HOME/.cargo/bin/cargo}

@@ -86,7 +86,7 @@ export interface McpAuthorizationOptions {
    * listed is never callable nor listed; a name that is no tool fails construction.
    */
   readonly operations?: Readonly<Record<string, readonly string[]>>;
-  /** Admit `http://` to a loopback host (127.0.0.0/8, [::1], localhost) for local tests. */
+  /** Admit `http://` to a literal loopback IP (127.0.0.0/8, [::1]; never a name such as localhost) for local tests. */
   readonly allowInsecureLoopback?: boolean;
   /** The Fastly backend that reaches the issuer (Native builds); default `issuer`. */
   readonly backend?: string;

@@ -1,6 +1,7 @@
 /**
- * Measured target evidence for the inspection artifact: which targets `npm run diff` served an
- * operation on, read from the report that run writes (`.test-results/diff-evidence.json`, format
+ * Measured target evidence for the inspection artifact: which targets a differential run served an
+ * operation on, read from the report it writes (`pulse-mcp diff`: diff-evidence.json; the repository's
+ * `npm run diff`: .test-results/diff-evidence.json; format
  * below). Only what the report states is taken; a report that cannot be about this build of the
  * router (another catalog hash, or an operation the router does not declare) is refused rather
  * than trusted, and no evidence is ever derived from eligibility.
@@ -42,9 +43,9 @@ export function operationEvidence(
   try {
     report = JSON.parse(text);
   } catch {
-    return fail(`${where}: is not JSON; pass the report npm run diff writes (.test-results/diff-evidence.json)`);
+    return fail(`${where}: is not JSON; pass the report pulse-mcp diff writes (diff-evidence.json)`);
   }
-  if (!isObject(report) || report.kind !== EVIDENCE_KIND) return fail(`${where}: kind must be "${EVIDENCE_KIND}" (the report npm run diff writes to .test-results/diff-evidence.json)`);
+  if (!isObject(report) || report.kind !== EVIDENCE_KIND) return fail(`${where}: kind must be "${EVIDENCE_KIND}" (the report pulse-mcp diff writes, diff-evidence.json)`);
   if (report.formatVersion !== EVIDENCE_FORMAT_VERSION) fail(`${where}: unknown formatVersion ${JSON.stringify(report.formatVersion)}; this release reads ${EVIDENCE_FORMAT_VERSION}`);
   const { date, routers } = report;
   if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(date) || !Number.isFinite(Date.parse(date)))
@@ -59,7 +60,7 @@ export function operationEvidence(
     for (const [name, counts] of Object.entries(entry.operations)) {
       const list = measured.get(name);
       if (list === undefined)
-        fail(`${at}: names operation "${name}", which the router does not declare; the report is of another version of the router: run npm run diff again`);
+        fail(`${at}: names operation "${name}", which the router does not declare; the report is of another version of the router: run pulse-mcp diff again`);
       if (!isObject(counts)) fail(`${at}.operations.${name}: must map targets to numbers of cases`);
       for (const [target, cases] of Object.entries(counts)) {
         const refused = targetRefusal(`${at}.operations.${name}`, target);
@@ -70,7 +71,7 @@ export function operationEvidence(
     }
     // Checked after the names, whose message says more; a description edited since the run fails here.
     if (entry.catalogHash !== router.catalogHash)
-      fail(`${at}: measured catalog ${JSON.stringify(entry.catalogHash)}, not this build's ${router.catalogHash}; run npm run diff again`);
+      fail(`${at}: measured catalog ${JSON.stringify(entry.catalogHash)}, not this build's ${router.catalogHash}; run pulse-mcp diff again`);
   }
   const out = new Map<string, OperationEvidence>();
   for (const [name, list] of measured) out.set(name, { date, targets: list.sort((a, b) => (a.target < b.target ? -1 : 1)) });

@@ -379,7 +379,9 @@ export function lowerRouter(ts: typeof TS, file: string, options: { router?: str
   if (options.target !== undefined) {
     const target = options.target;
     const wrong = operations.filter((o) => !eligibleTargets(o.handler).includes(target));
-    if (wrong.length > 0) throw new ManifestError(`${file}: ${wrong.map((o) => o.name).join(', ')} ${wrong.length === 1 ? 'has' : 'have'} a JavaScript handler, which target ${target} does not run`);
+    // A Native target runs static, corpus and backend handlers only; Fastly's JavaScript runtime runs the rest.
+    const instead = target.endsWith('-native') ? '; the Native service runs static, corpus and backend handlers only: build a router with JavaScript handlers for Fastly with --target fastly-javascript' : '';
+    if (wrong.length > 0) throw new ManifestError(`${file}: ${wrong.map((o) => o.name).join(', ')} ${wrong.length === 1 ? 'has' : 'have'} a JavaScript handler, which target ${target} does not run${instead}`);
   }
   return {
     definition,

@@ -409,6 +409,25 @@ export class Engine {
   }
 
   /**
+   * The Fastly resources this engine's configuration names (`pulse_engine_service_names`): backends,
+   * secret stores and log endpoints, each with the option that names it. The Native build checks them
+   * against the project's fastly.toml. Throws `PulseCoreError` (fixed message) on a trap.
+   */
+  serviceNames(): ServiceNames {
+    if (this.poisoned) throw new PulseCoreError('core: service names are unavailable');
+    try {
+      if (this.core.pulse_engine_service_names(this.handle) >>> 0 !== 1) throw new PulseCoreError('core: service names are unavailable');
+      const ptr = this.core.pulse_check_output_ptr() >>> 0;
+      const len = this.core.pulse_check_output_len() >>> 0;
+      return JSON.parse(decoder.decode(memoryOf(this.core).subarray(ptr, ptr + len))) as ServiceNames;
+    } catch (e) {
+      if (e instanceof PulseCoreError) throw e;
+      this.poison(this.generation);
+      throw new PulseCoreError('core: service names are unavailable');
+    }
+  }
+
+  /**
    * Runs `op`'s input or output codec in the core (`pulse_engine_check`), so every host agrees on
    * what is valid. `value` must be plain JSON; `undefined` means absent. A valid value comes back in
    * canonical decoded form (`undefined` for a tool without input: no params); a rejection carries
@@ -456,6 +475,19 @@ export class Engine {
   usable(generation: number): boolean {
     return !this.poisoned && generation === this.generation;
   }
+}
+
+/** A Fastly resource a configuration names, and the option that names it. */
+export interface ServiceName {
+  readonly name: string;
+  readonly option: string;
+}
+
+/** What `Engine.serviceNames()` returns (native/core/src/service_names.rs). */
+export interface ServiceNames {
+  readonly backends: readonly ServiceName[];
+  readonly secretStores: readonly (ServiceName & { readonly key: string })[];
+  readonly logEndpoints: readonly ServiceName[];
 }
 
 export type CorpusIndexResult = { ok: true; index: unknown } | { ok: false; message: string };

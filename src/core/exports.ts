@@ -32,6 +32,7 @@ export interface CoreExports {
   pulse_engine_check(engine: number, opPtr: number, opLen: number, direction: number, ptr: number, len: number): number;
   pulse_engine_fault(engine: number, fault: number): number;
   pulse_engine_fault_event(engine: number, fault: number): number;
+  pulse_engine_service_names(engine: number): number;
   pulse_check_output_ptr(): number;
   pulse_check_output_len(): number;
   pulse_defaults_ptr(): number;
@@ -45,6 +46,6 @@ export const CORE_FUNCTIONS: readonly (keyof CoreExports)[] = [
   'pulse_request_abort', 'pulse_request_tick', 'pulse_request_http_response', 'pulse_request_http_failure',
   'pulse_request_handler_output', 'pulse_request_handler_failure', 'pulse_request_progress', 'pulse_request_timeout_ms', 'pulse_request_event',
   'pulse_request_cached', 'pulse_request_cache_entry',
-  'pulse_output_ptr', 'pulse_output_len', 'pulse_request_free', 'pulse_engine_check', 'pulse_engine_fault', 'pulse_engine_fault_event', 'pulse_check_output_ptr',
+  'pulse_output_ptr', 'pulse_output_len', 'pulse_request_free', 'pulse_engine_check', 'pulse_engine_fault', 'pulse_engine_fault_event', 'pulse_engine_service_names', 'pulse_check_output_ptr',
   'pulse_check_output_len', 'pulse_defaults_ptr', 'pulse_defaults_len', 'pulse_corpus_index',
 ];

@@ -22,12 +22,16 @@ const base = {
   scopes: ['mcp:access'],
   operations: { probe: [], status: ['notes:read'] },
 };
-const HTTPS = 'must be an https URL without credentials, query or fragment; http only to a loopback host with allowInsecureLoopback: true';
+const HTTPS = 'must be an https URL without credentials, query or fragment; http only to a literal loopback IP with allowInsecureLoopback: true';
+const LOOPBACK_ONLY = 'must be an https URL without credentials, query or fragment (or http to a literal loopback IP, 127.0.0.0/8 or [::1]: never a name such as localhost)';
 
 const ROWS: [string, Record<string, unknown>, string][] = [
   ['an http resource', { resource: 'http://mcp.example/mcp' }, `authorization.resource: ${HTTPS}`],
   ['loopback http without the flag', { resource: 'http://127.0.0.1:3000/mcp' }, `authorization.resource: ${HTTPS}`],
-  ['a name that only begins like a loopback host', { resource: 'http://localhost.example:3000/mcp', allowInsecureLoopback: true }, 'authorization.resource: must be an https URL without credentials, query or fragment (or http to a loopback host)'],
+  ['a name that only begins like a loopback host', { resource: 'http://localhost.example:3000/mcp', allowInsecureLoopback: true }, `authorization.resource: ${LOOPBACK_ONLY}`],
+  // A name is whatever the resolver says: only literal loopback IPs are taken over plain http.
+  ['localhost itself', { resource: 'http://localhost:3000/mcp', allowInsecureLoopback: true }, `authorization.resource: ${LOOPBACK_ONLY}`],
+  ['a localhost issuer', { issuer: 'http://localhost:4000', introspectionEndpoint: 'http://localhost:4000/introspect', allowInsecureLoopback: true }, `authorization.issuer: ${LOOPBACK_ONLY}`],
   ['a resource with a query', { resource: 'https://mcp.example/mcp?x=1' }, `authorization.resource: ${HTTPS}`],
   ['a resource with credentials', { resource: 'https://u:p@mcp.example/mcp' }, `authorization.resource: ${HTTPS}`],
   ['a resource path other than the handler path', { resource: 'https://mcp.example/other' }, 'authorization.resource: its path must be the handler path (/mcp)'],

@@ -26,7 +26,7 @@ describe('committed core artifacts and the glue derived from them', () => {
   const manifest = JSON.parse(read('wasm/manifest.json').toString('utf8'));
 
   it('manifest sizes and sha256 match wasm/ files', () => {
-    for (const key of ['wasm', 'wasm2js']) {
+    for (const key of ['wasm', 'wasm2js', 'nativeService']) {
       const bytes = read(path.join('wasm', manifest[key].file));
       expect({ bytes: bytes.length, sha256: sha(bytes) }, key).toEqual({ bytes: manifest[key].bytes, sha256: manifest[key].sha256 });
     }
@@ -84,5 +84,15 @@ describe('committed core artifacts and the glue derived from them', () => {
       return text.includes(jsLine) || text.includes(wasmHead);
     });
     expect(embedding).toEqual([]);
+  });
+});
+
+describe('the version the core states', () => {
+  it("is the package's own: a handler without serverInfo discovers as pulse-mcp at package.json's version", async () => {
+    const { createMcpHttpHandler } = await import('../../src/index');
+    const { envelope, modernHeaders } = await import('../support/fixtures');
+    const version = JSON.parse(read('package.json').toString('utf8')).version;
+    const res = await createMcpHttpHandler().fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: modernHeaders('server/discover'), body: envelope('server/discover', 1) }));
+    expect((await res.json()).result._meta['io.modelcontextprotocol/serverInfo']).toEqual({ name: 'pulse-mcp', version });
   });
 });

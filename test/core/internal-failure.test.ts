@@ -38,6 +38,7 @@ function wat(head: string, output = '(i32.const 0)'): string {
   (func (export "pulse_request_timeout_ms") (param i32 f64) (result f64) (f64.const 1000))
   (func (export "pulse_request_event") (param i32) (result i32) (i32.const 0))
   (func (export "pulse_engine_fault_event") (param i32 i32) (result i32) (i32.const 0))
+  (func (export "pulse_engine_service_names") (param i32) (result i32) (i32.const 0))
   (func (export "pulse_request_cached") (param i32 i32 i32 f64) (result i32) (unreachable))
   (func (export "pulse_request_cache_entry") (param i32) (result i32) (unreachable))
   (func (export "pulse_output_ptr") (param i32) (result i32) (i32.const 4096))

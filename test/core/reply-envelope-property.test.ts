@@ -36,7 +36,7 @@ const CALL = JSON.stringify({
   },
 });
 const HEADERS = ['accept', 'application/json, text/event-stream', 'content-type', 'application/json', 'mcp-protocol-version', '2026-07-28', 'mcp-method', 'tools/call', 'mcp-name', 'remote'];
-const META = '"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"pulse-mcp","version":"0.1.0"}}';
+const META = '"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"pulse-mcp","version":"1.0.0-beta.10"}}';
 const failedWith = (text: string) => `{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","content":[{"type":"text","text":"${text}"}],"isError":true,${META}}}`;
 const REFUSED = { status: 502, body: '{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"Backend request failed"}}' };
 const CANARY = 'zq7canary';

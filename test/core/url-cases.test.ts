@@ -81,8 +81,8 @@ describe('URL cases', () => {
     const url = full(c);
     const options = { tools: catalogTools('https://api.example/rpc'), authorization: { ...authorization, issuer: url, introspectionEndpoint: url, allowInsecureLoopback: loopback } };
     const refusal = loopback
-      ? 'authorization.issuer: must be an https URL without credentials, query or fragment (or http to a loopback host)'
-      : 'authorization.issuer: must be an https URL without credentials, query or fragment; http only to a loopback host with allowInsecureLoopback: true';
+      ? 'authorization.issuer: must be an https URL without credentials, query or fragment (or http to a literal loopback IP, 127.0.0.0/8 or [::1]: never a name such as localhost)'
+      : 'authorization.issuer: must be an https URL without credentials, query or fragment; http only to a literal loopback IP with allowInsecureLoopback: true';
     expect(verdict(options)).toBe(c.accepted ? 'ok' : refusal);
   });
 });

@@ -7,13 +7,12 @@ import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHost, parseArgs } from '../../tools/compute-host/host.mjs';
-import { loadHostConfig } from '../../tools/compute-host/config.mjs';
-import { checkImports } from '../../scripts/lib/compute-module.mjs';
+import { startHost, parseArgs } from '../../src/cli/compute-host/host.mjs';
+import { loadHostConfig } from '../../src/cli/compute-host/config.mjs';
+import { checkImports } from '../../src/cli/compute-host/compute-module.mjs';
 import { envelope, modernHeaders } from '../support/fixtures';
-import { configFor, edgeService } from '../../scripts/edge-lib.mjs';
-import { STATIC_LIMITS } from '../../src/pulse';
-import { Engine } from '../../src/core/engine';
+import { serviceConfig } from '../../src/cli/service-module';
+import { buildNative } from '../support/viceroy';
 
 const ROOT = resolve(__dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'pulse-host-test-'));
@@ -157,17 +156,15 @@ describe('hostcalls', () => {
 });
 
 describe('the Native binary in the host', () => {
-  // The deployed binary when it was built; otherwise one built here (no packaging), never a skip.
-  let wasm = join(ROOT, 'bin', 'main.wasm');
-  beforeAll(() => {
-    if (existsSync(wasm)) return;
-    wasm = join(dir, 'main.wasm');
-    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'edge-build.mjs'), '--out', wasm], { cwd: ROOT, encoding: 'utf8', timeout: 900_000 });
-    if (r.status !== 0) throw new Error(`edge build failed: ${r.stderr || r.stdout}`);
-  }, 900_000);
+  // The deployed service, configured here as `pulse-mcp build --wasm` configures it.
+  const wasm = join(dir, 'main.wasm');
+  let json = '';
+  beforeAll(async () => {
+    json = (await serviceConfig(join(ROOT, 'edge', 'context.mjs'))).configJson;
+    await buildNative(json, wasm);
+  }, 60_000);
   it('carries the parsed engine, not the configuration text beside it', async () => {
-    // The snapshot wipes the embedded text and zeroes freed memory: a long run of the text is gone.
-    const json = await configFor(join(ROOT, 'edge', 'context.mjs'));
+    // The configuration is read from standard input and freed memory is zeroed: a long run of the text is gone.
     const bytes = readFileSync(wasm);
     expect(json.length).toBeGreaterThan(10_000);
     for (const at of [0, Math.floor(json.length / 2), json.length - 200]) expect(bytes.includes(Buffer.from(json.slice(at, at + 200)))).toBe(false);
@@ -193,117 +190,4 @@ describe('the Native binary in the host', () => {
       await h.close();
     }
   });
-});
-
-/** An edge module in the test directory: the declaration API imported as a service imports it. */
-function edgeModule(name: string, lines: string[]): string {
-  const mod = join(dir, name);
-  writeFileSync(mod, ["import { EntityRouter, codec, handlers, mcp } from '@pulse-compute/mcp/pulse';", ...lines].join('\n'));
-  return mod;
-}
-
-const PING = "export const tools = new EntityRouter('ping').operation('ping', { output: codec.string({ maxLength: 8 }), handler: handlers.static('pong') });";
-
-describe('the static profile: an edge module exporting server = mcp({...})', () => {
-  it('fails closed for a router with a JavaScript handler, with a clear message', async () => {
-    const mod = edgeModule('js-router.mjs', [
-      "export const tools = new EntityRouter('jsrouter').operation('hello', { output: codec.string({ maxLength: 16 }), handler: () => 'hi' });",
-      "export const server = mcp({ router: tools, serverInfo: { name: 'js', version: '1.0.0' } });",
-    ]);
-    await expect(configFor(mod)).rejects.toMatchObject({
-      code: 'NATIVE_INELIGIBLE',
-      message: `${mod}: hello has a JavaScript handler, which target fastly-native does not run. The Native service runs only static, corpus and backend handlers; a router with JavaScript handlers ships as the Fastly JavaScript package: npm run edge:build:js`,
-    });
-  }, 60_000);
-
-  it('builds from the declarations alone: a module whose top level throws after them still builds', async () => {
-    const declared = [PING, "export const server = mcp({ router: tools, serverInfo: { name: 'ping', version: '1' } });"];
-    const plain = edgeModule('ping.mjs', declared);
-    const throws = edgeModule('ping-throws.mjs', [...declared, "throw new Error('evaluated');"]);
-    // Run, the module throws; read, it is the same service as without the throw.
-    await expect(import(throws)).rejects.toThrow('evaluated');
-    const service = await edgeService(throws);
-    expect(service.profile).toBe('static');
-    expect(service.config()).toBe(await configFor(plain));
-    expect(() => Engine.create(service.config())).not.toThrow();
-  }, 60_000);
-
-  it('lowers the ceilings by the declared limits, a lowered reply budget lowering the tool-result one', async () => {
-    const mod = edgeModule('lowered.mjs', [PING, "export const server = mcp({ router: tools, serverInfo: { name: 'ping', version: '1' }, limits: { requestBytes: 16384, responseBytes: 20000 } });"]);
-    const cfg = JSON.parse(await configFor(mod));
-    expect(cfg.limits).toEqual({ ...STATIC_LIMITS, requestBytes: 16384, responseBytes: 20000, toolResultBytes: 20000 });
-  }, 60_000);
-
-  it('refuses a raise of a ceiling, as mcp() does', async () => {
-    const mod = edgeModule('raised.mjs', [PING, "export const server = mcp({ router: tools, serverInfo: { name: 'ping', version: '1' }, limits: { requestBytes: 65536 } });"]);
-    await expect(configFor(mod)).rejects.toMatchObject({
-      code: 'NOT_BUILDABLE',
-      message: `pulse-mcp build ${mod.replace(`${ROOT}/`, '')} --target fastly-native: limits.requestBytes: the static binding's ceiling is 32768; limits may only lower it`,
-    });
-  }, 60_000);
-
-  it.each([
-    ['an option the build does not read', "export const server = mcp({ router: tools, serverInfo: { name: 'p', version: '1' }, allowedOrigins: ['https://a.example'] });", 'the mcp() option allowedOrigins is not part of a built binding; a build reads router, serverInfo, legacyProtocol, limits, fastlyLogEndpoint'],
-    ['a computed option', "const n = () => 1024;\nexport const server = mcp({ router: tools, serverInfo: { name: 'p', version: '1' }, limits: { requestBytes: n() } });", 'a call of n; the lowerer runs no application code'],
-    ['a server not made by mcp()', "const make = () => ({});\nexport const server = make();", 'exports server, but not as a call of mcp() from @pulse-compute/mcp/pulse binding its router'],
-  ])('refuses %s', async (_what, line, message) => {
-    const mod = edgeModule(`refused-${_what.length}.mjs`, [PING, line]);
-    await expect(configFor(mod)).rejects.toThrow(message);
-  }, 60_000);
-});
-
-describe('the profile is chosen by what the edge module exports, never by a fallback', () => {
-  it.each([
-    ['neither server nor options', [PING], 'exports tools; an edge module must export `const server = mcp({ router, serverInfo })`'],
-    ['a router with host options', [PING, "export const options = { serverInfo: { name: 'p', version: '1' } };"], 'exports options without catalog-backed tools'],
-    ['both', [PING, "export const server = mcp({ router: tools, serverInfo: { name: 'p', version: '1' } });", 'export const options = {};'], 'exports both server and options'],
-  ])('refuses a module exporting %s', async (what, lines, message) => {
-    const mod = edgeModule(`profile-${what.length}.mjs`, lines);
-    await expect(configFor(mod)).rejects.toMatchObject({ code: 'EDGE_MODULE', message: expect.stringContaining(message) });
-  }, 60_000);
-
-  it('serves catalog-backed tools: the endpoint a Fastly backend, the token from a secret store', async () => {
-    const { compileRouter } = await import('../../src/compiler');
-    const { EntityRouter, codec } = await import('../../src/pulse');
-    const { routerDefinition } = await import('../../src/router/router');
-    const r = new EntityRouter('remote').operation('lookup', { input: codec.object({ id: codec.string({ maxLength: 8 }) }), output: codec.boolean(), handler: () => true });
-    const { catalog, schemaRegistry } = compileRouter(routerDefinition(r));
-    writeFileSync(join(dir, 'catalog.json'), JSON.stringify(catalog));
-    writeFileSync(join(dir, 'schemas.json'), JSON.stringify(schemaRegistry));
-    const module = (token: string) => {
-      const mod = join(dir, `catalog-edge-${token.length}.ts`);
-      writeFileSync(
-        mod,
-        [
-          "import { readFileSync } from 'node:fs';",
-          `const read = (f: string) => JSON.parse(readFileSync(${JSON.stringify(dir)} + '/' + f, 'utf8'));`,
-          `export const options = { tools: { catalog: read('catalog.json'), schemas: read('schemas.json'), routerId: 'remote', target: 'node-javascript', endpoint: 'https://rpc.example/', backend: 'rpc', backendBearerToken: ${token} } };`,
-        ].join('\n'),
-      );
-      return mod;
-    };
-    const service = await edgeService(module("{ secretStore: 'edge', key: 'backend-token' }"));
-    expect(service.profile).toBe('facade');
-    const cfg = JSON.parse(service.config());
-    expect(cfg.tools.tools[0].handler).toEqual({ kind: 'rpc', backend: 'rpc', url: 'https://rpc.example/', maxBytes: 1048576, bearer: { secretStore: 'edge', key: 'backend-token' } });
-    const engine = Engine.create(JSON.stringify(cfg));
-    expect(engine).toBeDefined();
-    await expect(configFor(module("'in-the-binary'"))).rejects.toMatchObject({ code: 'PULSE_ERR_CONFIG', message: expect.stringMatching(/^tools\.backendBearerToken: a token given as text would be compiled into main\.wasm/) });
-  }, 60_000);
-
-  it('compiles the deployed service into the static binding\'s configuration, and its legacy variant', async () => {
-    const service = await edgeService(join(ROOT, 'edge', 'context.mjs'));
-    expect(service.profile).toBe('static');
-    const json = service.config();
-    const cfg = JSON.parse(json);
-    // Exact POST /mcp, no allowed Origin (every Origin refused), the static ceilings.
-    expect(Object.keys(cfg)).toEqual(['path', 'limits', 'serverInfo', 'tools']);
-    expect(cfg.path).toBe('/mcp');
-    expect(cfg.limits).toEqual(STATIC_LIMITS);
-    expect(cfg.serverInfo).toEqual({ name: 'pulse-context', version: '0.1.0' });
-    expect(cfg.tools.routerId).toBe('context');
-    expect(() => Engine.create(json)).not.toThrow();
-    const legacy = JSON.parse(service.config({ legacyProtocol: '2025-06-18' }));
-    expect(legacy).toEqual({ ...cfg, legacyProtocol: '2025-06-18' });
-  }, 60_000);
 });

@@ -13,7 +13,7 @@ import { freePort } from '../support/ports';
 
 const ROOT = resolve(__dirname, '..', '..');
 const FASTLY = join(ROOT, 'node_modules', '@fastly', 'cli-linux-x64', 'fastly');
-const LAUNCHER = join(ROOT, 'tools', 'compute-host', 'viceroy');
+const LAUNCHER = join(ROOT, 'src', 'cli', 'compute-host', 'viceroy');
 
 for (const [runtime, viceroyPath] of [
   ['Viceroy', () => ensureViceroy()],

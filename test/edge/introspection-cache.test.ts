@@ -2,20 +2,16 @@
 // `authorization.cache` (its issuer a local introspection endpoint reached as the `issuer` backend),
 // Fastly's core cache (`fastly_cache` lookup and insert) as the store. Each step asserts the reply's
 // status and whether the issuer was asked.
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelope, modernHeaders } from '../support/fixtures';
 import { freePort } from '../support/ports';
-import { serveViceroy, type ServedViceroy } from '../support/viceroy';
+import { buildNative, serveViceroy, type ServedViceroy } from '../support/viceroy';
 
-const ROOT = resolve(__dirname, '..', '..');
-const NATIVE = join(ROOT, 'native');
-const TARGET = join(NATIVE, 'target', 'edge-introspection-cache');
 const MAX_AGE_MS = 1_500;
 const dir = mkdtempSync(join(tmpdir(), 'pulse-edge-cache-'));
 
@@ -54,19 +50,10 @@ beforeAll(async () => {
       cache: { maxAgeMs: MAX_AGE_MS },
     },
   };
-  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-  const env: NodeJS.ProcessEnv = { ...process.env, RUSTC: '/usr/bin/rustc', CARGO_TARGET_DIR: TARGET, PULSE_EDGE_CONFIG: join(dir, 'config.json') };
-  delete env.RUSTFLAGS;
-  delete env.RUSTC_WRAPPER;
-  // Asynchronously: a build that blocks the worker for minutes would starve the test runner's RPC.
-  const cargo = spawn('/usr/bin/cargo', ['build', '--release', '--locked', '--target', 'wasm32-wasi', '-p', 'pulse-edge'], { cwd: NATIVE, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  cargo.stderr!.on('data', (d) => (stderr += d));
-  const status = await new Promise<number | null>((ok) => cargo.once('exit', ok));
-  if (status !== 0) throw new Error(`cargo build failed:\n${stderr.slice(-4000)}`);
+  await buildNative(JSON.stringify(config), join(dir, 'main.wasm'));
   writeFileSync(join(dir, 'fastly.toml'), `manifest_version = 3\nname = "cache-test"\nlanguage = "rust"\n\n[local_server.backends.issuer]\nurl = "${origin}"\n`);
-  viceroy = await serveViceroy(join(dir, 'fastly.toml'), join(TARGET, 'wasm32-wasi', 'release', 'pulse-edge.wasm'), port);
-}, 400_000);
+  viceroy = await serveViceroy(join(dir, 'fastly.toml'), join(dir, 'main.wasm'), port);
+}, 60_000);
 
 afterAll(async () => {
   await viceroy?.stop();

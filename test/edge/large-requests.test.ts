@@ -10,13 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFor } from '../../scripts/edge-lib.mjs';
+import { serviceConfig } from '../../src/cli/service-module';
 import { options as catalogOptions } from '../fixtures/edge-large-catalog';
 import { META, envelope, modernHeaders } from '../support/fixtures';
 import { buildNative, serveViceroy, type ServedViceroy } from '../support/viceroy';
 
 const ROOT = resolve(__dirname, '..', '..');
-const TARGET = join(ROOT, 'native', 'target', 'edge-large-requests');
 const MODULE = join(ROOT, 'test', 'fixtures', 'edge-large-catalog.ts');
 const REQUEST_BYTES = 64 * 1024;
 const RESPONSE_BYTES = 1024 * 1024;
@@ -71,12 +70,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
-  const configJson = await configFor(MODULE, { overrides: { tools: { ...catalogOptions.tools, endpoint: `${base}/rpc` } } });
+  const configJson = (await serviceConfig(MODULE, { tools: { ...catalogOptions.tools, endpoint: `${base}/rpc` } })).configJson;
   // The core's default ceilings, and the reply ceiling as each backend call's maxBytes.
   const config = JSON.parse(configJson) as { limits?: unknown; tools: { tools: { handler: { maxBytes: number } }[] } };
   expect(config.limits).toBeUndefined();
   expect(config.tools.tools.map((t) => t.handler.maxBytes)).toEqual([RESPONSE_BYTES, RESPONSE_BYTES]);
-  await buildNative(configJson, join(dir, 'large.wasm'), TARGET);
+  await buildNative(configJson, join(dir, 'large.wasm'));
   writeFileSync(join(dir, 'fastly.toml'), `manifest_version = 3\nname = "large-requests-test"\nlanguage = "rust"\n\n[local_server.backends.origin]\nurl = "${base}"\n`);
   viceroy = await serveViceroy(join(dir, 'fastly.toml'), join(dir, 'large.wasm'));
 }, 600_000);

@@ -6,12 +6,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_MODULE } from '../../scripts/edge-build.mjs';
-import { configFor } from '../../scripts/edge-lib.mjs';
+import { serviceConfig } from '../../src/cli/service-module';
 import { envelope, modernHeaders } from '../support/fixtures';
 import { buildNative, serveViceroy, type ServedViceroy } from '../support/viceroy';
 
 const ROOT = resolve(__dirname, '..', '..');
-const TARGET = join(ROOT, 'native', 'target', 'edge-request-log');
 const ENDPOINT = 'pulse-events';
 /** Sent with every request; the service has no authorization, and the event must never carry it. */
 const TOKEN = 'tok-9c1e4b7d0a';
@@ -21,12 +20,12 @@ let logging: ServedViceroy;
 let silent: ServedViceroy;
 
 beforeAll(async () => {
-  const plain = await configFor(EDGE_MODULE);
-  const withLog = await configFor(EDGE_MODULE, { overrides: { fastlyLogEndpoint: ENDPOINT } });
+  const plain = (await serviceConfig(EDGE_MODULE)).configJson;
+  const withLog = (await serviceConfig(EDGE_MODULE, { fastlyLogEndpoint: ENDPOINT })).configJson;
   expect(JSON.parse(withLog).fastlyLogEndpoint).toBe(ENDPOINT);
   // One target directory, one build after the other: the second relinks the service only.
-  await buildNative(withLog, join(dir, 'logging.wasm'), TARGET);
-  await buildNative(plain, join(dir, 'silent.wasm'), TARGET);
+  await buildNative(withLog, join(dir, 'logging.wasm'));
+  await buildNative(plain, join(dir, 'silent.wasm'));
   writeFileSync(join(dir, 'fastly.toml'), 'manifest_version = 3\nname = "request-log-test"\nlanguage = "rust"\n');
   logging = await serveViceroy(join(dir, 'fastly.toml'), join(dir, 'logging.wasm'));
   silent = await serveViceroy(join(dir, 'fastly.toml'), join(dir, 'silent.wasm'));

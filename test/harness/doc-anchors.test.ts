@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { anchors, slug, unfenced } from '../support/markdown';
 
 const root = join(__dirname, '..', '..');
 
@@ -14,48 +15,10 @@ const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--
   .split('\0')
   .filter((f) => TEXT.test(f) && !GENERATED.has(f) && existsSync(join(root, f)) && statSync(join(root, f)).size < 2_000_000);
 
-/** The text outside fenced code blocks, line for line (fenced lines become empty). */
-function unfenced(text: string): string[] {
-  let fence = false;
-  return text.split(/\r?\n/).map((line) => {
-    if (/^\s*(```|~~~)/.test(line)) {
-      fence = !fence;
-      return '';
-    }
-    return fence ? '' : line;
-  });
-}
-
-/** GitHub's anchor of a heading: inline markup dropped, lowercased, punctuation removed, spaces → `-`. */
-function slug(heading: string): string {
-  return heading
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[`*]/g, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M} _-]/gu, '')
-    .replace(/ /g, '-');
-}
-
-/** Every anchor a markdown file offers, repeats numbered as GitHub numbers them (`-1`, `-2`). */
-function anchors(path: string): Set<string> {
-  const seen = new Map<string, number>();
-  const out = new Set<string>();
-  for (const line of unfenced(readFileSync(path, 'utf8'))) {
-    const m = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line);
-    if (m === null) continue;
-    const base = slug(m[1]!);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return out;
-}
-
 const cache = new Map<string, Set<string>>();
 function anchorsOf(path: string): Set<string> {
   let a = cache.get(path);
-  if (a === undefined) cache.set(path, (a = anchors(path)));
+  if (a === undefined) cache.set(path, (a = anchors(readFileSync(path, 'utf8'))));
   return a;
 }
 

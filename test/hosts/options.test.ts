@@ -100,7 +100,7 @@ const rules: [string, unknown, string][] = [
   // unknown options
   ['authorisation', {}, 'options: unknown key "authorisation"'],
   ['k'.repeat(65), 1, 'options: an unknown key (not shown: longer than 64 characters or not printable ASCII)'],
-  ['authorization', { resource: 'r', issuer: 'i', introspectionEndpoint: 'e', scopes: [] }, 'authorization.resource: must be an https URL without credentials, query or fragment; http only to a loopback host with allowInsecureLoopback: true'],
+  ['authorization', { resource: 'r', issuer: 'i', introspectionEndpoint: 'e', scopes: [] }, 'authorization.resource: must be an https URL without credentials, query or fragment; http only to a literal loopback IP with allowInsecureLoopback: true'],
   ['profile', 'jsonrpc', 'options: unknown key "profile"'],
   // tools: catalog artifacts only; a router, a tool source, a manifest or a runner is executable
   ['tools', router(), FACADE_TOOLS],

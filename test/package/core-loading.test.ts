@@ -80,7 +80,7 @@ async function node(code: string): Promise<{ status: number; compiles: number; r
 }
 
 describe('the npm tarball', () => {
-  it('carries the wasm binary once and the wasm2js build once, nothing else of the core', async () => {
+  it('carries the wasm binary once and the wasm2js build once, nothing else of the core, beside the Native service', async () => {
     const r = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, timeoutMs: 120_000 });
     expect(r.status, r.stderr).toBe(0);
     const files: string[] = JSON.parse(r.stdout)[0].files.map((f: { path: string }) => f.path);
@@ -92,7 +92,9 @@ describe('the npm tarball', () => {
     expect(files.filter((f) => content(f).includes(wasm.subarray(0, 4096)))).toEqual([SOURCES.wasm]);
     expect(files.filter((f) => content(f).toString('latin1').includes(wasmHead))).toEqual([]);
     expect(files.filter((f) => content(f).toString('utf8').includes(jsLine))).toEqual([path.relative(root, distWasm2js)]);
-    expect(files.filter((f) => f.endsWith('.wasm'))).toEqual([SOURCES.wasm]);
+    // The other module is the Fastly Native service (wasm32-wasi, the core linked in), which
+    // `pulse-mcp build --wasm` configures; no JavaScript host loads it.
+    expect(files.filter((f) => f.endsWith('.wasm'))).toEqual([SOURCES.wasm, 'wasm/pulse_native_service.wasm']);
   }, 130_000);
 });
 

@@ -11,7 +11,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { artifactFiles, compileRouter, ManifestError, sha256Hex, type Manifest } from '../../src/compiler';
 import type { CodecDescriptor } from '../../src/router/codec-types';
 import type { OperationDefinition, RouterDefinition } from '../../src/router/definition';
-import { main } from '../../src/compiler/cli';
+import { main } from '../../src/cli/main';
+import { cli } from '../support/cli';
 import { codec, EntityRouter, handlers } from '../../src/pulse';
 import { toolSource } from '../../src/router';
 import { isBackendUrl } from '../../src/router/rules';
@@ -496,27 +497,21 @@ describe('pulse-mcp compile', () => {
     }
   });
 
-  /** Runs the CLI and returns its exit code with what it wrote to each stream. */
-  async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
-      const code = await main(argv);
-      return { code, out: out.mock.calls.map((c) => String(c[0])).join(''), err: err.mock.calls.map((c) => String(c[0])).join('') };
-    } finally {
-      out.mockRestore();
-      err.mockRestore();
-    }
-  }
-
   it('prints its usage for --help and refuses bad usage with the reason and exit 2', async () => {
     const help = await cli(['--help']);
     expect(help).toMatchObject({ code: 0, err: '' });
-    expect(help.out).toMatch(/^pulse-mcp: .*\n\nusage:\n  pulse-mcp compile <router module> --out <dir>/);
+    expect(help.out).toMatch(/^pulse-mcp: .*\n\nusage:\n  pulse-mcp build <module> --target fastly-native --wasm <file>/);
+    expect(help.out).toContain('\n  pulse-mcp compile <router module> --out <dir>');
     expect(await cli(['--version'])).toEqual({ code: 0, out: `${JSON.parse(readFileSync('package.json', 'utf8')).version}\n`, err: '' });
     const cases: [string[], string][] = [
       [[], 'no command'],
-      [['build'], 'build needs a router module'],
+      [['build'], 'build needs a module'],
+      [['build', 'r.mjs'], 'build needs --out <dir> (or --wasm <file> for a Compute binary)'],
+      [['build', 'r.mjs', '--wasm', 'bin/main.wasm'], '--wasm writes a Fastly Compute binary: give --target fastly-native or --target fastly-javascript'],
+      [['build', 'r.mjs', '--target', 'node-native', '--wasm', 'bin/main.wasm'], '--wasm writes a Fastly Compute binary: give --target fastly-native or --target fastly-javascript'],
+      [['build', 'r.mjs', '--target', 'fastly-native', '--wasm'], '--wasm takes the path of the Compute binary to write (bin/main.wasm)'],
+      [['build', 'r.mjs', '--out', 'x', '--fastly-toml', 'fastly.toml'], '--fastly-toml is read by a build that writes a binary: give --wasm <file>'],
+      [['compile', 'r.mjs', '--wasm', 'bin/main.wasm'], 'unknown option --wasm'],
       [['deploy'], 'unknown command deploy'],
       [['build', 'r.mjs', '--out', 'x', '--target', 'edge'], '--target: must be one of fastly-native, node-native, node-javascript, fastly-javascript, workerd-javascript'],
       [['build', 'r.mjs', '--out', 'x', '--target', 'node'], '--target: "node" is now "node-javascript"'],
@@ -526,11 +521,11 @@ describe('pulse-mcp compile', () => {
       [['compile', 'r.mjs', '--out', 'x', '--evidence', 'e.json'], 'unknown option --evidence'],
       [['build', 'r.mjs', '--out', 'x', '--request-bytes', '10'], 'unknown option --request-bytes'],
       [['compile', 'r.mjs'], 'compile needs --out <dir>'],
-      [['compile', '--out', 'x'], 'compile needs a router module'],
+      [['compile', '--out', 'x'], 'compile needs a module'],
       [['compile', 'r.mjs', '--out'], '--out takes a directory'],
       [['compile', 'r.mjs', '--out', 'x', '--request-bytes', '0'], '--request-bytes takes a positive integer, got "0"'],
       [['compile', 'r.mjs', '--out', 'x', '--verbose'], 'unknown option --verbose'],
-      [['compile', 'r.mjs', 's.mjs', '--out', 'x'], 'unexpected argument s.mjs: compile takes one router module'],
+      [['compile', 'r.mjs', 's.mjs', '--out', 'x'], 'unexpected argument s.mjs: compile takes one module'],
     ];
     for (const [argv, reason] of cases) {
       const r = await cli(argv);

@@ -10,9 +10,10 @@ import ts from 'typescript';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { lowerRouter } from '../../src/compiler/lower';
 import type { Target } from '../../src/compiler/types';
-import { main } from '../../src/compiler/cli';
+import { main } from '../../src/cli/main';
 import { operationEvidence } from '../../src/compiler/evidence';
-import { calledOperation, count, evidenceOf, evidenceReport } from '../../tools/diff/evidence';
+import { calledOperation } from '../../tools/diff/evidence';
+import { count, evidenceOf, evidenceReport } from '../../src/cli/diff/evidence-report';
 import { META, envelope, modernHeaders } from '../support/fixtures';
 import { thrown } from '../support/thrown';
 
@@ -143,8 +144,8 @@ describe('what the lowerer cannot decide statically', () => {
     ['a value the declaration API refuses', route('codec.object({ a: codec.string({ maxLength: -1 }) })'), undefined, /^: \S/],
     ['two routers and no --router', "export const a = new EntityRouter('a');\nexport const b = new EntityRouter('b');\n", undefined, ': exports the routers a, b; choose one with --router <id>'],
     ['an unknown --router id', "export const a = new EntityRouter('a');\n", undefined, ': no exported router has the id "z" (it exports a)', { router: 'z' }],
-    ['a JavaScript handler for --target fastly-native', route('undefined'), undefined, ': op has a JavaScript handler, which target fastly-native does not run', { target: 'fastly-native' }],
-    ['a JavaScript handler for --target node-native', route('undefined'), undefined, ': op has a JavaScript handler, which target node-native does not run', { target: 'node-native' }],
+    ['a JavaScript handler for --target fastly-native', route('undefined'), undefined, ': op has a JavaScript handler, which target fastly-native does not run; the Native service runs static, corpus and backend handlers only: build a router with JavaScript handlers for Fastly with --target fastly-javascript', { target: 'fastly-native' }],
+    ['a JavaScript handler for --target node-native', route('undefined'), undefined, ': op has a JavaScript handler, which target node-native does not run; the Native service runs static, corpus and backend handlers only: build a router with JavaScript handlers for Fastly with --target fastly-javascript', { target: 'node-native' }],
   ];
   for (const [name, body, marker, message, options] of ROWS) {
     it(name, () => {
@@ -251,7 +252,7 @@ describe('measured target evidence: pulse-mcp build --evidence <diff report>', (
     writeFileSync(file, report(measured));
     const r = await build(['--evidence', file]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(new RegExp(`^pulse-mcp: --evidence ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: routers\\.full: measured catalog "sha256:aaaa", not this build's sha256:[0-9a-f]{64}; run npm run diff again\n$`));
+    expect(r.err).toMatch(new RegExp(`^pulse-mcp: --evidence ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: routers\\.full: measured catalog "sha256:aaaa", not this build's sha256:[0-9a-f]{64}; run pulse-mcp diff again\n$`));
     expect(r.inspection).toBeUndefined();
     const missing = await build(['--evidence', join(tmp, 'no-such-report.json')]);
     expect(missing.code).toBe(1);
@@ -263,9 +264,9 @@ describe('measured target evidence: pulse-mcp build --evidence <diff report>', (
     [
       'an operation the router does not declare (refused: the report is of another version of the router)',
       report({ full: { catalogHash: 'sha256:aaaa', operations: { version: { 'node-javascript': 1 }, renamed_op: { 'node-javascript': 1 } } } }),
-      'r.json: routers.full: names operation "renamed_op", which the router does not declare; the report is of another version of the router: run npm run diff again',
+      'r.json: routers.full: names operation "renamed_op", which the router does not declare; the report is of another version of the router: run pulse-mcp diff again',
     ],
-    ['another catalog of the same router', report({ full: { ...measured.full, catalogHash: 'sha256:bbbb' } }), 'r.json: routers.full: measured catalog "sha256:bbbb", not this build\'s sha256:aaaa; run npm run diff again'],
+    ['another catalog of the same router', report({ full: { ...measured.full, catalogHash: 'sha256:bbbb' } }), 'r.json: routers.full: measured catalog "sha256:bbbb", not this build\'s sha256:aaaa; run pulse-mcp diff again'],
     ['an old target name', report({ full: { catalogHash: 'sha256:aaaa', operations: { version: { node: 2 } } } }), 'r.json: routers.full.operations.version: "node" is now "node-javascript"'],
     ['an unknown target', report({ full: { catalogHash: 'sha256:aaaa', operations: { version: { native: 2 } } } }), 'r.json: routers.full.operations.version: must be one of fastly-native, node-native, node-javascript, fastly-javascript, workerd-javascript'],
     ['no cases', report({ full: { catalogHash: 'sha256:aaaa', operations: { version: { 'node-native': 0 } } } }), 'r.json: routers.full.operations.version.node-native: must be a positive number of cases'],
@@ -275,8 +276,8 @@ describe('measured target evidence: pulse-mcp build --evidence <diff report>', (
     ['no date', report({}, { date: undefined }), "r.json: date must be the run's time in ISO 8601 UTC (2026-01-31T12:00:00.000Z)"],
     ['a date that is no time', report({}, { date: '2026-13-45T99:00:00Z' }), "r.json: date must be the run's time in ISO 8601 UTC (2026-01-31T12:00:00.000Z)"],
     ['another format version', report({}, { formatVersion: 2 }), 'r.json: unknown formatVersion 2; this release reads 1'],
-    ['another kind of file', JSON.stringify({ kind: 'pulse.entities-inspection' }), 'r.json: kind must be "pulse.diff-evidence" (the report npm run diff writes to .test-results/diff-evidence.json)'],
-    ['not JSON', '{"kind":', 'r.json: is not JSON; pass the report npm run diff writes (.test-results/diff-evidence.json)'],
+    ['another kind of file', JSON.stringify({ kind: 'pulse.entities-inspection' }), 'r.json: kind must be "pulse.diff-evidence" (the report pulse-mcp diff writes, diff-evidence.json)'],
+    ['not JSON', '{"kind":', 'r.json: is not JSON; pass the report pulse-mcp diff writes (diff-evidence.json)'],
   ];
   for (const [name, text, message] of REFUSED) {
     it(`refuses ${name}`, () => {

@@ -1,28 +1,21 @@
 /**
- * The Fastly Native service in tests: built off the test worker, served on real Viceroy on a free
- * loopback port, stopped by its PID.
+ * The Fastly Native service in tests: configured from the package's prebuilt service, served on real
+ * Viceroy on a free loopback port, stopped by its PID.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { configureNativeService } from '../../src/cli/native-service';
 import { ensureViceroy } from '../../scripts/viceroy.mjs';
 import { freePort } from './ports';
 
 const ROOT = resolve(__dirname, '..', '..');
 
 /**
- * `buildNative` (cargo, Wizer, wasm-opt) of `configJson` into `out`, in a child process: a build that
- * blocked this worker for minutes would starve the test runner's RPC.
+ * The package's Native service configured with `configJson`, written to `out`: the same function
+ * `pulse-mcp build --wasm` runs (Wizer, well under a second).
  */
-export async function buildNative(configJson: string, out: string, targetDir: string): Promise<void> {
-  const cfg = `${out}.config.json`;
-  writeFileSync(cfg, configJson);
-  const script = `import { readFileSync } from 'node:fs'; import { buildNative } from ${JSON.stringify(join(ROOT, 'scripts', 'edge-build.mjs'))}; buildNative(readFileSync(${JSON.stringify(cfg)}, 'utf8'), ${JSON.stringify(out)}, ${JSON.stringify(targetDir)});`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const status = await new Promise<number | null>((ok) => child.once('exit', ok));
-  if (status !== 0) throw new Error(`buildNative failed:\n${stderr.slice(-4000)}`);
+export async function buildNative(configJson: string, out: string): Promise<void> {
+  await configureNativeService(configJson, out, ROOT);
 }
 
 export interface ServedViceroy {

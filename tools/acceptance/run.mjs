@@ -4,20 +4,24 @@
 // every entry point from CommonJS and ESM, that implementation subpaths are refused, strict NodeNext
 // type-checking of .cts and .mts consumers, the `pulse-mcp` executable, the official client against a
 // server built from the installed package, the context server extracted, installed and run from the
-// installed package alone, and every code snippet of the package guide run as written
-// (./snippets.mjs: only ports, URLs and secrets differ; the one import the guide writes as prose
-// becomes that statement) against servers and a loopback backend built from the installed package.
+// installed package alone, the Node Native host run from the installed package with the
+// repository's Native binary (bin/main.wasm, built when missing), and every code snippet of the
+// package guide run as written (./snippets.mjs: only ports, URLs and secrets differ; the one import
+// the guide writes as prose becomes that statement) against servers and a loopback backend built
+// from the installed package; then a Fastly project made by `pulse-mcp init`, built and served by
+// the pinned Fastly CLI on Viceroy without a Rust toolchain (./edge-project.mjs).
 // Nothing here imports the checkout's sources.
 // Prints one line per step and ends with `N passed, N failed`; exits non-zero when a step failed.
 //   --keep  leave the scratch directory (printed) for inspection
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { errorLine, freePort, run, start, waitForPort, withTimeout } from '../qualify/lib.mjs';
+import { edgeProject } from './edge-project.mjs';
 import { differingCopies, guideDir, guideText, loadSnippets, substitute } from './snippets.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -75,20 +79,28 @@ function walk(dir) {
   return files.sort();
 }
 
-// The exact allowlist: package metadata, the notices, the core once as wasm (wasm2js beside the
-// loader), and per compiled module its CommonJS file and declaration; per entry its ESM face; for
-// Node, the bundle of the entries and per entry its two views of it.
+// The exact allowlist: package metadata, the README and the user documents, the notices, the core
+// once as wasm (wasm2js beside the loader), and per compiled module its CommonJS file and
+// declaration; per entry its ESM face; for Node, the bundle of the entries and per entry its two
+// views of it; the Node Native host's ES modules and launcher.
+const HOST_DIR = 'dist/cjs/cli/compute-host';
+const HOST_FILES = ['host.mjs', 'worker.mjs', 'toml.mjs', 'compute-module.mjs', 'viceroy'].map((f) => `${HOST_DIR}/${f}`);
 const ALLOWED = [
   /^package\.json$/,
   /^README\.md$/,
+  /^docs\/[a-z0-9-]+\.md$/,
   /^LICENSE$/,
   /^NOTICE$/,
   /^wasm\/pulse_core\.wasm$/,
+  /^wasm\/pulse_native_service\.wasm$/,
   /^dist\/cjs\/core\/generated\/core-wasm2js\.cjs$/,
   /^dist\/cjs\/([a-z0-9-]+\/)*[a-z0-9-]+\.(js|d\.ts)$/,
   /^dist\/esm\/[a-z0-9-]+\.(mjs|d\.mts)$/,
   /^dist\/node\/bundle\.js$/,
   /^dist\/node\/[a-z0-9-]+\.(js|d\.ts|mjs|d\.mts)$/,
+  // A chunk esbuild names by its content would hold code two of the host's modules share.
+  /^dist\/cjs\/cli\/compute-host\/([a-z0-9-]+|shared-[A-Z0-9]+)\.mjs$/,
+  /^dist\/cjs\/cli\/compute-host\/viceroy$/,
 ];
 const ENTRIES = Object.entries(PKG.exports).filter(([, t]) => typeof t === 'object');
 /** Every file form of every export: its own, and Node's where it has one. */
@@ -97,7 +109,7 @@ const FORMS = ENTRIES.flatMap(([, t]) => (t.node ? [t, t.node] : [t]));
 function checkFileList(files) {
   const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
   need(stray.length === 0, `files outside the allowlist: ${stray.join(', ')}`);
-  const required = ['package.json', 'README.md', 'LICENSE', 'NOTICE', 'wasm/pulse_core.wasm', 'dist/cjs/core/generated/core-wasm2js.cjs', PKG.bin['pulse-mcp'].replace(/^\.\//, '')];
+  const required = ['package.json', 'README.md', 'LICENSE', 'NOTICE', 'wasm/pulse_core.wasm', 'wasm/pulse_native_service.wasm', 'dist/cjs/core/generated/core-wasm2js.cjs', PKG.bin['pulse-mcp'].replace(/^\.\//, ''), ...HOST_FILES, ...PKG.files.filter((f) => f.startsWith('docs/'))];
   for (const t of FORMS) required.push(t.import.replace(/^\.\//, ''), t.require.replace(/^\.\//, ''));
   const missing = required.filter((f) => !files.includes(f));
   need(missing.length === 0, `missing: ${missing.join(', ')}`);
@@ -331,7 +343,7 @@ await step('.cts and .mts consumers type-check under strict NodeNext, no skipLib
 await step('npx pulse-mcp --help and --version from the installed tarball', async () => {
   // --no-install: the registry is never asked for a package of that name.
   const help = sh(await run('npx', ['--no-install', 'pulse-mcp', '--help'], { cwd: CONSUMER, env: NPM_ENV, timeoutMs: 30_000 }), 'npx pulse-mcp --help');
-  need(/^pulse-mcp: /.test(help.stdout) && help.stdout.includes('usage:\n  pulse-mcp compile <router module> --out <dir>'), `--help printed ${JSON.stringify(help.stdout.slice(0, 120))}`);
+  need(/^pulse-mcp: /.test(help.stdout) && help.stdout.includes('usage:\n  pulse-mcp build <module> --target fastly-native --wasm <file>') && help.stdout.includes('\n  pulse-mcp compile <router module> --out <dir>'), `--help printed ${JSON.stringify(help.stdout.slice(0, 120))}`);
   const version = sh(await run('npx', ['--no-install', 'pulse-mcp', '--version'], { cwd: CONSUMER, env: NPM_ENV, timeoutMs: 30_000 }), 'npx pulse-mcp --version');
   need(version.stdout === `${PKG.version}\n`, `--version printed ${JSON.stringify(version.stdout)}`);
   const bad = await run('npx', ['--no-install', 'pulse-mcp', 'frobnicate'], { cwd: CONSUMER, env: NPM_ENV, timeoutMs: 30_000 });
@@ -553,6 +565,43 @@ async function discoverWithClient(url, capabilities, transportOptions) {
   }
 }
 
+await step('the Node Native host from the installed package serves a Compute module (bin/main.wasm) configured by fastly.toml', async () => {
+  // The repository's Native binary, built when missing; copied, so the host reads nothing of the checkout.
+  const built = join(ROOT, 'bin', 'main.wasm');
+  if (!existsSync(built)) sh(await run(process.execPath, [join(ROOT, 'scripts', 'edge-build.mjs')], { cwd: ROOT, timeoutMs: 1_800_000 }), 'scripts/edge-build.mjs');
+  const dir = join(CONSUMER, 'compute');
+  mkdirSync(dir, { recursive: true });
+  cpSync(built, join(dir, 'main.wasm'));
+  writeFileSync(join(dir, 'fastly.toml'), 'manifest_version = 3\nname = "installed-host"\nlanguage = "other"\n\n[local_server.backends.origin]\nurl = "http://127.0.0.1:7681"\n');
+  const shipped = join(installed(), HOST_DIR);
+  // npm keeps the launcher executable: it answers as Viceroy does.
+  const version = sh(await run(join(shipped, 'viceroy'), ['--version'], { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeoutMs: 10_000 }), 'the viceroy launcher');
+  need(version.stdout.startsWith('pulse-native-host '), `viceroy --version printed ${JSON.stringify(version.stdout)}`);
+  const port = await freePort();
+  const p = start(process.execPath, [join(shipped, 'host.mjs'), '-C', 'fastly.toml', '--addr', `127.0.0.1:${port}`, 'main.wasm'], { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+  try {
+    await waitForPort(port, 15_000, p.exited).catch((e) => {
+      throw new Error(`${e.message}: ${p.out.stderr.trim().split('\n').slice(-2).join(' / ')}`);
+    });
+    const url = `http://127.0.0.1:${port}/mcp`;
+    need(p.out.stdout === `Listening on http://127.0.0.1:${port}\n`, `its start-up line: ${JSON.stringify(p.out.stdout.slice(0, 200))}`);
+    const r = await post(url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' });
+    need(r.status === 200 && r.json?.result?.resultType === 'complete' && isDeepStrictEqual(r.json.result.supportedVersions, [MODERN]), `discovery: ${r.status} ${r.text.slice(0, 200)}`);
+    const client = await connect(url);
+    let tools;
+    try {
+      tools = (await client.listTools()).tools.map((t) => t.name);
+    } finally {
+      await client.close();
+    }
+    need(tools.length > 0, 'no tools listed');
+    await stopGracefully(p);
+    return `${url}: discovery 200, ${tools.length} tools listed by the official client, exit 0 on SIGTERM`;
+  } finally {
+    await p.stop(500);
+  }
+});
+
 mkdirSync(GUIDE, { recursive: true });
 
 await step('guide: CommonJS host (require, createMcpNodeHandler(), listen), discovered by the official client', async () => {
@@ -746,6 +795,8 @@ process.stdout.write(JSON.stringify({ discover, call }));
 });
 
 if (state.backend) await state.backend.p.stop(500);
+
+await edgeProject({ root: ROOT, scratch: SCRATCH, tarball: state.tarball, npmEnv: NPM_ENV, step, need, sh, connect });
 
 if (process.argv.includes('--keep')) process.stdout.write(`scratch kept: ${SCRATCH}\n`);
 else rmSync(SCRATCH, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 // (with the Node it needs), against the fixtures in examples/conformance:
 //   node-javascript  examples/conformance/server.mjs, the Node host;
 //   node-native      the Native build of the same fixtures without JavaScript handlers
-//                    (examples/conformance/native.mjs) in the Node Native host (tools/compute-host);
+//                    (examples/conformance/native.mjs) in the Node Native host (src/cli/compute-host);
 //   fastly-native    the same Native build on Fastly's Viceroy (scripts/viceroy.mjs builds it if missing).
 // Counted, per target: every scenario the 2026-07-28 requirements score, plus the pending
 // http-header-validation, http-custom-header-server-validation and json-schema-2020-12. A scenario
@@ -134,13 +134,13 @@ function startNodeServer(port) {
 }
 
 /**
- * Builds the Native binary of the native fixtures for `port` and serves it on `runtime`: the Node
+ * Configures the package's Native service with the native fixtures for `port` (as `pulse-mcp build
+ * --wasm` does) and serves it on `runtime`: the Node
  * Native host (`node-native`) or Fastly's Viceroy (`fastly-native`).
  */
 async function startEdge(port, runtime) {
-  const { boundRouterConfig } = await import('../../scripts/edge-lib.mjs');
-  const { buildNative } = await import('../../scripts/edge-build.mjs');
-  const { startHost } = await import('../compute-host/host.mjs');
+  const { boundRouterConfig, nativeBinary } = await import('../../scripts/edge-lib.mjs');
+  const { startHost } = await import('../../src/cli/compute-host/host.mjs');
   const origin = `http://127.0.0.1:${port}`;
   // The requestState key lives in a secret store, as on Fastly: drawn for this run, written to a
   // local manifest in the work directory, read by the service on every request.
@@ -149,7 +149,7 @@ async function startEdge(port, runtime) {
   const configJson = await boundRouterConfig(join(ROOT, 'examples', 'conformance', 'native.mjs'), { overrides });
   const work = join(ROOT, 'native', 'target', 'edge-work');
   const wasm = join(work, 'conformance.wasm');
-  buildNative(configJson, wasm, join(ROOT, 'native', 'target', 'edge-conformance'));
+  await nativeBinary(configJson, wasm);
   const toml = join(work, 'conformance-fastly.toml');
   const stateKey = randomBytes(32).toString('hex');
   writeFileSync(

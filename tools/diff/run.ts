@@ -2,8 +2,9 @@
  * The differential run (`npm run diff`): one corpus, sent over real TCP to every target —
  *   node-javascript     http.createServer(createMcpNodeHandler(options)), or a static binding's own
  *                       nodeListener(): the reference
- *   node-native         the Native binary (native/edge) in the Node Native host, one build per profile
- *                       (the `example` profile uses the deployed bin/main.wasm when it is current)
+ *   node-native         the package's Native service configured per profile (as `pulse-mcp build --wasm`
+ *                       does) in the Node Native host; the `example` profile is the deployed bin/main.wasm,
+ *                       built by `npm run edge:build` at the start of the run
  *   fastly-native       the same Native binaries on Fastly's Viceroy (scripts/viceroy.mjs builds it if missing)
  *   workerd-javascript  inside workerd (miniflare), the core imported as a WebAssembly.Module: createMcpHttpHandler
  *                       for the host adapters' profiles, mcp(...).handle(ctx) for the static-binding fixtures
@@ -19,7 +20,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMcpNodeHandler } from '../../src/node';
 import { resolveOptions } from '../../src/options';
@@ -33,20 +34,21 @@ import { BACKEND_TOKEN } from './catalog-router';
 import * as authz from './authz-profile';
 // Plain ESM modules outside the bundle (they locate their own files by import.meta.url).
 import { startOrigin } from './origin.mjs';
-import { startHost } from '../compute-host/host.mjs';
+import { startHost } from '../../src/cli/compute-host/host.mjs';
 import { startViceroy } from '../../scripts/viceroy.mjs';
 import { freePort } from '../qualify/lib.mjs';
-import { ROOT, WORK, run, nativeSourcesHash, nativeBuildKey, bundleJsEntry, bundleForRuntime } from '../../scripts/edge-lib.mjs';
-import { preinitialize } from '../../scripts/edge-build.mjs';
+import { ROOT, WORK, run, nativeBinary, bundleJsEntry, bundleForRuntime } from '../../scripts/edge-lib.mjs';
 import { targetRefusal, type Target } from '../../src/compiler/types';
-import { calledOperation, count, evidenceOf, evidenceReport, type Served } from './evidence';
+import { calledOperation } from './evidence';
+import { count, evidenceOf, evidenceReport, type Served } from '../../src/cli/diff/evidence-report';
+import { answerOf, COMPARED, type Field } from '../../src/cli/diff/compare';
 
 /** Every answer is compared with this target's. */
 const REFERENCE: Target = 'node-javascript';
 /** What a target that did not answer "says": a failure wherever it appears. */
 const NO_RESPONSE = 'no response';
-const FIELDS = ['status', 'content-type', 'cache-control', 'allow', 'www-authenticate', 'body'] as const;
-type Field = (typeof FIELDS)[number];
+/** The fields compared and how an answer reads as them: the package's own diff decides both. */
+const FIELDS = COMPARED;
 type Observed = Record<Field, string>;
 
 interface AllowEntry {
@@ -64,29 +66,10 @@ const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex')
 /** A core wasm to use instead of the committed one (for runs while the artifacts are being rebuilt). */
 const CORE_OVERRIDE = process.env.PULSE_DIFF_CORE;
 
-/** Native binaries per profile: cargo without LTO into its own target dir, Wizer; cached by sources + config. */
-function nativeBuild(configJson: string, sources: string): string {
-  const dir = join(ROOT, 'native', 'target', 'edge-diff');
-  const key = sha(sources + configJson).slice(0, 16);
-  const out = join(dir, 'profiles', `${key}.wasm`);
-  if (existsSync(out)) return out;
-  mkdirSync(join(dir, 'profiles'), { recursive: true });
-  const cfg = join(dir, 'profiles', `${key}.json`);
-  writeFileSync(cfg, configJson);
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    RUSTC: '/usr/bin/rustc',
-    CARGO_TARGET_DIR: dir,
-    CARGO_PROFILE_RELEASE_LTO: 'false',
-    CARGO_PROFILE_RELEASE_CODEGEN_UNITS: '16',
-    CARGO_ENCODED_RUSTFLAGS: ['-C', 'target-feature=+simd128', '-C', 'link-arg=-zstack-size=65536'].join('\x1f'),
-    PULSE_EDGE_CONFIG: cfg,
-  };
-  delete env.RUSTFLAGS;
-  run('/usr/bin/cargo', ['build', '--release', '--locked', '--target', 'wasm32-wasi', '-p', 'pulse-edge'], { cwd: join(ROOT, 'native'), env });
-  // Written aside and renamed, so a failed step never leaves a cached empty binary.
-  preinitialize(join(dir, 'wasm32-wasi', 'release', 'pulse-edge.wasm'), `${out}.tmp`);
-  renameSync(`${out}.tmp`, out);
+/** A profile's Native binary: the package's Native service configured with its configuration (Wizer, under a second). */
+async function nativeBuild(profile: string, configJson: string): Promise<string> {
+  const out = join(WORK, 'diff', `${profile}.wasm`);
+  await nativeBinary(configJson, out);
   return out;
 }
 
@@ -214,16 +197,8 @@ async function observe(port: number, c: Case): Promise<Observed> {
   const res = await exchange(port, req, c.timeoutMs ?? 5000, stallAfterBytes);
   if (verbose) log(`    ${c.name} @${port}: ${(performance.now() - t).toFixed(0)} ms`);
   if (!res) return { status: NO_RESPONSE, 'content-type': '', 'cache-control': '', allow: '', 'www-authenticate': '', body: '' };
-  return {
-    status: String(res.status),
-    'content-type': res.headers['content-type'] ?? '',
-    'cache-control': res.headers['cache-control'] ?? '',
-    allow: res.headers['allow'] ?? '',
-    'www-authenticate': res.headers['www-authenticate'] ?? '',
-    // A sealed requestState carries its expiry in wall-clock time, so it differs between targets
-    // asked a moment apart; everything else in the reply must match byte for byte.
-    body: res.body.toString('latin1').replace(/"requestState":"[^"]*"/g, '"requestState":"(sealed)"'),
-  };
+  // Every target is sealed with the diff's own requestStateKey.
+  return answerOf(res, true)!;
 }
 
 async function pool<T>(items: T[], n: number, f: (t: T) => Promise<void>): Promise<void> {
@@ -281,10 +256,8 @@ async function main() {
     const viceroyPorts = new Map<string, number>();
     const tb = performance.now();
     const mainWasm = join(ROOT, 'bin', 'main.wasm');
-    const mainKey = join(WORK, 'main.build-key');
     const notes: string[] = [];
     if (CORE_OVERRIDE) notes.push(`node-javascript and workerd-javascript run the core from PULSE_DIFF_CORE=${CORE_OVERRIDE}, not wasm/pulse_core.wasm`);
-    const sources = nativeSourcesHash();
     /** What each profile serves, read from the configuration the Native build embeds. */
     const served = new Map<string, Served>();
     for (const p of profiles) {
@@ -292,19 +265,13 @@ async function main() {
       const tools = (JSON.parse(cfg) as { tools?: { routerId: string; catalogHash: string; tools: { name: string }[] } }).tools;
       if (tools !== undefined) served.set(p, { routerId: tools.routerId, catalogHash: tools.catalogHash, operations: new Set(tools.tools.map((t) => t.name)) });
       let wasm: string;
-      const current = () => existsSync(mainWasm) && existsSync(mainKey) && readFileSync(mainKey, 'utf8').trim() === nativeBuildKey(cfg);
-      if (p === 'example' && !current()) {
-        // The deployed artifact itself is under test: build, pack and validate it (npm run edge:build).
-        log('diff: bin/main.wasm missing or stale, running npm run edge:build');
+      if (p === 'example') {
+        // The deployed artifact itself is under test: built by the package's own command, packed and validated (npm run edge:build).
         run(process.execPath, [join(ROOT, 'scripts', 'edge-build.mjs')], { cwd: ROOT });
-        notes.push('node-native and fastly-native, example: bin/main.wasm rebuilt, packed and validated by npm run edge:build');
-      }
-      if (p === 'example' && current()) {
         wasm = mainWasm;
-        notes.push('node-native and fastly-native, example: the deployed bin/main.wasm');
+        notes.push('node-native and fastly-native, example: bin/main.wasm, built, packed and validated by npm run edge:build');
       } else {
-        wasm = nativeBuild(cfg, sources);
-        if (p === 'example') notes.push('node-native and fastly-native, example: bin/main.wasm does not embed this configuration, a diff build runs instead');
+        wasm = await nativeBuild(p, cfg);
       }
       const h = await startHost({ wasm, toml, addr: '127.0.0.1:0', workers: 2 });
       nativePorts.set(p, h.port);

@@ -46,7 +46,7 @@ function bound(router: EntityRouter, binding: Record<string, unknown>): StaticPr
 export async function staticProfiles(): Promise<Record<string, StaticProfile>> {
   const edge = await edgeService('edge/context.mjs');
   const fixtures = Object.entries(STATIC_BINDINGS).map(([name, b]) => [name, bound(b.router, b.options)] as const);
-  return { example: { options: { ...edge.options, tools: { manifest: edge.manifest } }, listener: deployed.nodeListener() }, ...Object.fromEntries(fixtures) };
+  return { example: { options: edge.options, listener: deployed.nodeListener() }, ...Object.fromEntries(fixtures) };
 }
 
 const post = (headers: [string, string][], body: string) => ({ method: 'POST', path: '/mcp', headers, body });

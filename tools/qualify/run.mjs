@@ -483,37 +483,21 @@ async function qualifyBlock(S, { command, token, timeoutMs, home, reference, ver
 }
 
 /**
- * bin/main.wasm and bin/main-legacy.wasm as edge:build writes them, rebuilt (bounded) when either is
- * missing or its build key (configuration + native sources, scripts/edge-lib.mjs) is not current.
+ * bin/main.wasm and bin/main-legacy.wasm, built by `npm run edge:build` (the package's own
+ * `pulse-mcp build --wasm` over the shipped Native service: a few seconds) for every run, so the
+ * clients always meet the current service.
  */
 async function ensureEdgeBinaries() {
-  const lib = await import('../../scripts/edge-lib.mjs');
-  // The deployed service, read (not run) once for both variants.
-  const service = await lib.edgeService(path.join(ROOT, 'edge', 'context.mjs'));
   const variants = [
-    { name: 'main', wasm: path.join(ROOT, 'bin', 'main.wasm'), key: path.join(lib.WORK, 'main.build-key'), overrides: {} },
-    { name: 'legacy', wasm: path.join(ROOT, 'bin', 'main-legacy.wasm'), key: path.join(lib.WORK, 'main-legacy.build-key'), overrides: { legacyProtocol: LEGACY } },
+    { name: 'main', wasm: path.join(ROOT, 'bin', 'main.wasm') },
+    { name: 'legacy', wasm: path.join(ROOT, 'bin', 'main-legacy.wasm') },
   ];
-  const state = async (v) => {
-    if (!fs.existsSync(v.wasm)) return 'missing';
-    const want = lib.nativeBuildKey(service.config(v.overrides));
-    const have = fs.existsSync(v.key) ? fs.readFileSync(v.key, 'utf8').trim() : null;
-    return have === want ? 'current' : 'stale';
-  };
-  const before = {};
-  for (const v of variants) before[v.name] = await state(v);
-  let buildMs = 0;
-  if (Object.values(before).some((x) => x !== 'current')) {
-    process.stdout.write(`qualify: npm run edge:build (bin/main.wasm ${before.main}, bin/main-legacy.wasm ${before.legacy})…\n`);
-    const r = await run('npm', ['run', '--silent', 'edge:build'], { env: process.env, cwd: ROOT, timeoutMs: 600_000, maxBytes: 64 * 1024 });
-    if (r.code !== 0) {
-      const tail = (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ').slice(0, 400);
-      throw new Error(`npm run edge:build failed (exit ${r.code}${r.timedOut ? ', timed out' : ''})${tail ? `: ${tail}` : ''}`);
-    }
-    buildMs = Math.round(r.ms);
-    for (const v of variants) need((await state(v)) === 'current', `bin/${path.basename(v.wasm)} is still not current after npm run edge:build`);
+  const r = await run('npm', ['run', '--silent', 'edge:build'], { env: process.env, cwd: ROOT, timeoutMs: 600_000, maxBytes: 64 * 1024 });
+  if (r.code !== 0) {
+    const tail = (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ').slice(0, 400);
+    throw new Error(`npm run edge:build failed (exit ${r.code}${r.timedOut ? ', timed out' : ''})${tail ? `: ${tail}` : ''}`);
   }
-  const out = { before, buildMs };
+  const out = { buildMs: Math.round(r.ms) };
   for (const v of variants) out[v.name] = { file: path.relative(ROOT, v.wasm), bytes: fs.statSync(v.wasm).size };
   return out;
 }
@@ -589,7 +573,7 @@ async function main() {
       S.block('edge', EDGE_PREFIX);
       const edgeCommand = serverCommand(false, 'edge:serve');
       report.edge = { serverCommand: edgeCommand.label ?? null };
-      const ready = await S.step('binaries', { client: 'npm run edge:build', expect: 'bin/main.wasm and bin/main-legacy.wasm embed the current configuration and sources (built when missing or stale)', always: true }, async () => {
+      const ready = await S.step('binaries', { client: 'npm run edge:build', expect: "bin/main.wasm and bin/main-legacy.wasm built from the current service by the package's own command", always: true }, async () => {
         report.edge.binaries = await ensureEdgeBinaries();
         return report.edge.binaries;
       });

@@ -20,6 +20,7 @@ use crate::tools::Direction;
 
 use crate::progress::Reported;
 use crate::record;
+use crate::service_names::ServiceNames;
 
 const MAX_SLOTS: usize = 0xffff;
 
@@ -307,6 +308,23 @@ pub extern "C" fn pulse_engine_fault_event(engine: u32, fault: u32) -> u32 {
                 1
             }
             _ => 0,
+        }
+    })
+}
+
+/// The Fastly resources the engine's configuration names (`service_names::ServiceNames::json`), for
+/// the Native build's check against `fastly.toml`. Output as `pulse_check_output_*`. Returns 1, or 0
+/// for an unknown engine.
+#[no_mangle]
+pub extern "C" fn pulse_engine_service_names(engine: u32) -> u32 {
+    with(|h| {
+        h.check_output.clear();
+        match h.engines.get(engine) {
+            Some(e) => {
+                h.check_output = ServiceNames::of(e).json();
+                1
+            }
+            None => 0,
         }
     })
 }

@@ -143,7 +143,7 @@ impl Authorization {
                 format!(
                     "authorization.{}: must be an https URL without credentials, query or fragment{}",
                     key,
-                    if loopback { " (or http to a loopback host)" } else { "; http only to a loopback host with allowInsecureLoopback: true" }
+                    if loopback { " (or http to a literal loopback IP, 127.0.0.0/8 or [::1]: never a name such as localhost)" } else { "; http only to a literal loopback IP with allowInsecureLoopback: true" }
                 )
             })
         };
@@ -230,6 +230,11 @@ impl Authorization {
         };
         a.metadata = a.metadata_document();
         Ok(a)
+    }
+
+    /// The Fastly backend that reaches the issuer.
+    pub fn backend(&self) -> &str {
+        &self.backend
     }
 
     /// The secret holding the introspection client's secret, while it is not installed.
@@ -880,7 +885,11 @@ mod tests {
             ),
             (
                 r#"{"resource":"http://localhost.example/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"],"allowInsecureLoopback":true}"#,
-                "authorization.resource: must be an https URL without credentials, query or fragment (or http to a loopback host)",
+                "authorization.resource: must be an https URL without credentials, query or fragment (or http to a literal loopback IP, 127.0.0.0/8 or [::1]: never a name such as localhost)",
+            ),
+            (
+                r#"{"resource":"http://localhost:3000/mcp","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"],"allowInsecureLoopback":true}"#,
+                "authorization.resource: must be an https URL without credentials, query or fragment (or http to a literal loopback IP, 127.0.0.0/8 or [::1]: never a name such as localhost)",
             ),
             (
                 r#"{"resource":"https://mcp.example/other","issuer":"https://id.example","introspectionEndpoint":"https://id.example/i","clientId":"c","clientSecret":"s","scopes":["a"]}"#,
@@ -1032,8 +1041,8 @@ mod tests {
             .err()
             .unwrap()
             .starts_with("serverCard:"));
-        // Loopback hosts pass with the flag: v4, v6 and the name.
-        for host in ["127.0.0.1:8080", "[::1]:9", "localhost:3000"] {
+        // Literal loopback IPs pass with the flag, v4 and v6 (a name is refused above).
+        for host in ["127.0.0.1:8080", "127.3.2.1", "[::1]:9"] {
             let ok = format!(
                 r#"{{"tools":{},"authorization":{{"resource":"http://{h}/mcp","issuer":"http://{h}","introspectionEndpoint":"http://{h}/i","clientId":"c","clientSecret":"s","scopes":["a"],"allowInsecureLoopback":true}}}}"#,
                 crate::tools::tests::manifest(),

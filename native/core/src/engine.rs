@@ -140,6 +140,10 @@ impl Engine {
         self.inner.config.log_endpoint.as_deref()
     }
 
+    pub(crate) fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
     pub fn limits(&self) -> &Limits {
         &self.inner.config.limits
     }

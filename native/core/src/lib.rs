@@ -53,6 +53,7 @@ pub mod reply;
 pub mod resources;
 pub mod rpc_client;
 pub mod server_card;
+pub mod service_names;
 pub mod shared;
 pub mod state;
 pub mod tools;

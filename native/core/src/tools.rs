@@ -180,6 +180,16 @@ impl Tools {
         Ok(())
     }
 
+    /// Each operation that sends to a Fastly backend: its name, the backend's, and whether it is a
+    /// catalog-backed call (whose backend is the configuration's `tools.backend`).
+    pub fn backends(&self) -> impl Iterator<Item = (&str, &str, bool)> {
+        self.ops.iter().filter_map(|op| match &op.handler {
+            Handler::Backend(b) => Some((op.name.as_str(), b.backend.as_str(), false)),
+            Handler::Rpc(b, _) => Some((op.name.as_str(), b.backend.as_str(), true)),
+            _ => None,
+        })
+    }
+
     /// JSON array text of the `Tool` objects, prebuilt at construction.
     pub fn list_json(&self) -> &[u8] {
         &self.list_json

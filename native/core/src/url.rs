@@ -16,8 +16,9 @@ pub enum Use {
     Origin,
     /// Where an outbound handler sends: https, or http to a loopback host.
     Backend,
-    /// A URL of the authorization option: https, or http to a loopback host only when
-    /// `allowInsecureLoopback` is set.
+    /// A URL of the authorization option: https, or http to a literal loopback IP only when
+    /// `allowInsecureLoopback` is set. A name, `localhost` included, is whatever the resolver says,
+    /// and an issuer's identity must not rest on that.
     AuthorizationServer { insecure_loopback: bool },
 }
 
@@ -41,7 +42,7 @@ impl Url {
             Use::Origin => true,
             Use::Backend => u.https || is_loopback(&u.host),
             Use::AuthorizationServer { insecure_loopback } => {
-                u.https || insecure_loopback && is_loopback(&u.host)
+                u.https || insecure_loopback && is_loopback_ip(&u.host)
             }
         };
         // A browser's Origin header never carries a path or the scheme's default port.
@@ -123,7 +124,12 @@ fn valid_port(p: &str) -> Option<u16> {
 /// and `localhost`, which RFC 6761 §6.3 reserves for loopback and current resolvers keep there.
 /// Only these may be reached over plain http, where no certificate names the peer.
 pub fn is_loopback(host: &str) -> bool {
-    if host == "localhost" || host == "[::1]" {
+    host == "localhost" || is_loopback_ip(host)
+}
+
+/// The literal loopback addresses: `127.0.0.0/8` in canonical dotted quad and `[::1]`.
+pub fn is_loopback_ip(host: &str) -> bool {
+    if host == "[::1]" {
         return true;
     }
     let parts: Vec<&str> = host.split('.').collect();
@@ -195,6 +201,29 @@ mod tests {
             "127.0.0.1.example",
         ] {
             assert!(!is_loopback(h), "{h}");
+        }
+        assert!(!is_loopback_ip("localhost"));
+        for h in ["127.0.0.1", "127.1.2.3", "[::1]"] {
+            assert!(is_loopback_ip(h), "{h}");
+        }
+    }
+
+    #[test]
+    fn authorization_urls_take_literal_loopback_ips_only() {
+        let insecure = Use::AuthorizationServer {
+            insecure_loopback: true,
+        };
+        for ok in [
+            "http://127.0.0.1:8080/mcp",
+            "http://127.9.9.9",
+            "http://[::1]:9/i",
+        ] {
+            assert!(Url::parse(ok, insecure).is_some(), "{ok}");
+        }
+        for refused in ["http://localhost:3000/mcp", "http://localhost"] {
+            assert!(Url::parse(refused, insecure).is_none(), "{refused}");
+            // A backend still reaches the name.
+            assert!(Url::parse(refused, Use::Backend).is_some(), "{refused}");
         }
     }
 }

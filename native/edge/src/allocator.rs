@@ -30,9 +30,9 @@ enum Phase {
 /// Written first by every entry point (`enter`), before the statics below are read, so that a
 /// request's first touch of their page is a write: that fault copies the snapshot's page at once. A
 /// read first would map the page, and the first write would fault a second time to copy it, a fault
-/// that also flushes the TLB of every core the runtime's threads ran on. It works while the linker
-/// keeps this module's statics together at the start of `.bss` (as a linker map shows today); if it
-/// ever does not, the write costs one store and nothing else changes.
+/// that also flushes the TLB of every core the runtime's threads ran on. The build keeps `.data`
+/// and `.bss` on one page (`layout`), so this write is that page's first touch; if it ever is not,
+/// the write costs one store and nothing else changes.
 static mut FIRST: u8 = 0;
 static PHASE: AtomicU8 = AtomicU8::new(Phase::Arena as u8);
 /// The arena's bounds and its next free byte: all 0 until the arena is taken; an arena that could

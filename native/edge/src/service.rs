@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use pulse_core::authorization::INTROSPECTION_MAX_BYTES;
-use pulse_core::config::Secret;
+use pulse_core::config::{ConfigError, Secret};
 use pulse_core::driver::{self, BodyRead, HostIo, HttpRead};
 use pulse_core::effect::CacheEntry;
 use pulse_core::event::Timings;
@@ -19,14 +19,14 @@ const MAX_WAIT_MS: f64 = 60_000.0;
 /// The engine built at pre-initialization (one instance serves one request: no sharing).
 static mut PREBUILT: Option<Engine> = None;
 
-pub fn prebuild(config: &[u8]) {
-    if let Ok(e) = Engine::new(config) {
-        // SAFETY: wasm32 here is single-threaded and nothing else holds a reference to PREBUILT.
-        unsafe { PREBUILT = Some(e) };
-    }
+pub fn prebuild(config: &[u8]) -> Result<(), ConfigError> {
+    let engine = Engine::new(config)?;
+    // SAFETY: wasm32 here is single-threaded and nothing else holds a reference to PREBUILT.
+    unsafe { PREBUILT = Some(engine) };
+    Ok(())
 }
 
-pub fn run(config: &[u8]) {
+pub fn run() {
     fastly::init();
     let (req, body) = match fastly::downstream() {
         Ok(x) => x,
@@ -38,10 +38,10 @@ pub fn run(config: &[u8]) {
     // freeing the snapshot's blocks one by one would write to (and so copy) its pages for nothing.
     let engine = match slot {
         Some(e) => e,
-        None => match Engine::new(config) {
-            Ok(e) => slot.insert(e),
-            Err(_) => return send(&Reply::internal_error()),
-        },
+        None => {
+            eprintln!("pulse-edge: this binary has no configuration: build it with pulse-mcp build --wasm");
+            return send(&Reply::internal_error());
+        }
     };
     // The clock's origin, read before anything that takes time: here when the request event
     // reports its total time, before the first secret read, or else at the first backend call, cache

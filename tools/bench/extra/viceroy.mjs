@@ -10,7 +10,7 @@
 // each at BENCH_VICEROY_CONNECTIONS (32) connections for throughput and at 1 connection for
 // per-request latency. Viceroy runs one instance per request, as Compute does, so every row pays
 // instantiation; the discover group also serves the bare service with a data segment the size of
-// the deployed snapshot's, which prices the data each instantiation maps (copy-on-write, not copied). Built binaries are cached under native/target/bench by the hash of their inputs.
+// the deployed snapshot's, which prices the data each instantiation maps (copy-on-write, not copied). The bare service is cached under native/target/bench by the hash of its inputs; Pulse's binaries are configured anew each run (Wizer, under a second).
 // A fifth group prices the introspection cache: tools/bench/edge/authorized.mjs (the catalog-backed
 // module behind `authorization` with `authorization.cache`, Fastly's core cache as the store) answers
 // server/discover with a bearer token, beside the catalog-backed module answering it unauthorized
@@ -24,7 +24,7 @@
 // the same alternating rounds (the authorized group has none): a change to the Native service
 // measured against its predecessor.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
@@ -60,23 +60,15 @@ function buildBare(root, work, dataBytes = 0) {
   return out;
 }
 
-/** The Native service's own sources and build script: a change to either is a new binary. */
-function edgeSources(root) {
-  const dir = join(root, 'native', 'edge', 'src');
-  return [...readdirSync(dir).sort().map((f) => readFileSync(join(dir, f), 'utf8')), readFileSync(join(root, 'scripts', 'edge-build.mjs'), 'utf8')];
-}
-
 /**
- * A bench edge module as the Native service, through the product's own build (cached by its inputs);
- * returns the binary and the module's options.
+ * A bench edge module as the Native service, built as `pulse-mcp build --wasm` builds it (the
+ * package's Native service configured by Wizer); returns the binary and the module's options.
  */
 async function buildModule(root, work, module) {
-  const { edgeService } = await import(join(root, 'scripts', 'edge-lib.mjs'));
-  const { buildNative } = await import(join(root, 'scripts', 'edge-build.mjs'));
+  const { edgeService, nativeBinary } = await import(join(root, 'scripts', 'edge-lib.mjs'));
   const service = await edgeService(join(root, module));
-  const config = service.config();
-  const out = join(work, `${module.split('/').pop().replace(/\.mjs$/, '')}-${hash(config, readFileSync(join(root, 'wasm', 'pulse_core.wasm')).toString('base64'), ...edgeSources(root))}.wasm`);
-  if (!existsSync(out)) buildNative(config, out, join(work, 'edge-target'));
+  const out = join(work, `${module.split('/').pop().replace(/\.mjs$/, '')}.wasm`);
+  await nativeBinary(await service.config(), out);
   return { wasm: out, options: service.options };
 }
 

@@ -1,0 +1,14 @@
+import { type HostCore } from '../../core/driver';
+import { type McpHttpOptions } from '../../options';
+export interface McpHttpHandler {
+    fetch(request: Request): Promise<Response>;
+}
+/** The root adapter: a Fetch handler in front of catalog artifacts (the host facade). */
+export declare function createMcpHttpHandler(options?: McpHttpOptions): McpHttpHandler;
+/**
+ * One Fetch request through `host` (shared by every Fetch-facing binding: the root adapter, `mcp()`,
+ * `jsonRpc`). A reply the core streams (progress of a static binding's handler, where switched on)
+ * is returned as soon as its first event exists; the driver keeps writing into it and closes it with
+ * the final response.
+ */
+export declare function serveFetch(host: HostCore, request: Request): Promise<Response>;

@@ -1,0 +1,1 @@
+export declare function diffCommand(args: readonly string[]): Promise<void>;

@@ -1,0 +1,1 @@
+export declare function main(argv: readonly string[]): Promise<number>;

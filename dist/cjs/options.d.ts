@@ -1,0 +1,276 @@
+import { type McpLimits } from './limits';
+import { type McpCatalogTools } from './catalog/artifacts';
+export type { McpCatalogTools };
+/** Context handed to a JavaScript handler hook for one `handler` instruction. */
+export interface McpHandlerContext {
+    /** Milliseconds the handler may take; the host stops waiting after that. */
+    readonly timeoutMs: number;
+    /** Aborted when the host stops waiting (timeout, client gone); absent where AbortController is. */
+    readonly signal?: AbortSignal;
+    /**
+     * The client's answers to the tool's declared `inputs`, keyed as declared (elicitation, sampling
+     * and roots results); present only for tools that declare inputs, once every round is answered.
+     */
+    readonly inputResponses?: Readonly<Record<string, unknown>>;
+    /**
+     * Reports progress to a client that asked for it (`_meta.progressToken`), when the static binding
+     * was made with `progress: true`: the reply becomes a bounded event stream. Absent otherwise.
+     */
+    readonly progress?: (progress: number, total?: number, message?: string) => void;
+}
+/** What one JavaScript handler run produced; `{ ok: false }` for every failure (thrown, timed out). */
+export type McpHandlerOutcome = {
+    readonly ok: true;
+    readonly output: unknown;
+} | {
+    readonly ok: false;
+};
+/**
+ * Runs the JavaScript handler of operation `op` with its decoded input (the router's handler
+ * runner has this shape). Throwing or rejecting counts as `{ ok: false }`.
+ */
+export interface McpHandlerRunner {
+    run(op: string, input: unknown, context: McpHandlerContext): McpHandlerOutcome | Promise<McpHandlerOutcome>;
+}
+/**
+ * The static binding's tools (built by `mcp()` from a router, never by a caller): a compiled
+ * manifest (docs/contracts.md#the-tools-pipeline) plus the runner of its `javascript` handlers.
+ */
+export interface McpToolSource {
+    readonly manifest: unknown;
+    /** Runs `javascript` handlers; absent when every tool is native. */
+    readonly handlers?: McpHandlerRunner;
+}
+/**
+ * `tools` of the host adapters: the emitted catalog artifacts of a backend served with
+ * `jsonRpc(router)`, and its fixed endpoint. The adapters project them and run nothing themselves.
+ */
+export type McpToolsOptions = McpCatalogTools;
+/**
+ * OAuth 2.1 resource-server admission. Every MCP POST (discovery and notifications included) must
+ * carry `Authorization: Bearer <token>`; before its body is parsed the token is verified by RFC 7662
+ * introspection at `introspectionEndpoint` (client_secret_basic, 3 s ceiling, 16 KiB / 8 levels, no
+ * redirect, no retry, nothing cached unless `cache` asks), and the claims must hold exactly: `active`, `iss` equal to
+ * `issuer`, `aud` holding `resource`, a future integral `exp`, a nonempty `sub`, a space-separated
+ * `scope`, a valid `nbf` and a `Bearer` `token_type` when present. RFC 9728 metadata is served at
+ * `/.well-known/oauth-protected-resource` + the resource path. Tokens are never parsed locally.
+ */
+export interface McpAuthorizationOptions {
+    /** This endpoint's canonical URL: https, its path the handler `path`; the tokens' audience. */
+    readonly resource: string;
+    /** The authorization server's issuer identifier, compared exactly with `iss`. */
+    readonly issuer: string;
+    /** RFC 7662 endpoint of the issuer (same origin). */
+    readonly introspectionEndpoint: string;
+    /** The resource server's own client at the issuer, allowed to introspect. */
+    readonly clientId: string;
+    /**
+     * That client's secret. The Fastly Native build takes a secret-store reference instead,
+     * `{ secretStore, key }`, read on every request, so it is never compiled into `main.wasm`.
+     */
+    readonly clientSecret: string | McpSecretRef;
+    /** Baseline scopes every request needs (at least one). */
+    readonly scopes: readonly string[];
+    /**
+     * Tool name → the scopes it needs beyond the baseline (`[]`: baseline access). A tool not
+     * listed is never callable nor listed; a name that is no tool fails construction.
+     */
+    readonly operations?: Readonly<Record<string, readonly string[]>>;
+    /** Admit `http://` to a literal loopback IP (127.0.0.0/8, [::1]; never a name such as localhost) for local tests. */
+    readonly allowInsecureLoopback?: boolean;
+    /** The Fastly backend that reaches the issuer (Native builds); default `issuer`. */
+    readonly backend?: string;
+    /** Keep introspection results for a while (off when absent); see `McpIntrospectionCacheOptions`. */
+    readonly cache?: McpIntrospectionCacheOptions;
+}
+/**
+ * The opt-in introspection cache. A token's introspection result is kept under a SHA-256 key (never
+ * the token) for the smaller of `maxAgeMs` and the token's `exp`; an inactive or invalid result for
+ * at most 5 s; a verifier failure never. `exp`, `nbf` and the scope policy are judged at every use.
+ * The price: a token revoked at the issuer keeps working for up to `maxAgeMs`.
+ */
+export interface McpIntrospectionCacheOptions {
+    /** How long an active token's result is kept, at most: an integer 1..60000 ms. */
+    readonly maxAgeMs: number;
+    /** Node and Fetch: entries kept per handler, least recently used evicted first; default 10000 (1..1000000). */
+    readonly maxEntries?: number;
+    /** Node and Fetch: bytes of keys and values kept per handler; default 8 MiB (65536..1 GiB). */
+    readonly maxBytes?: number;
+}
+/**
+ * A precompiled `WebAssembly.Module` of `@pulse-compute/mcp/pulse_core.wasm` (required on workerd,
+ * which refuses to compile bytes at run time) or that file's bytes. Typed as `object` so consumers
+ * need no WebAssembly type declarations.
+ */
+export type McpCoreSource = object;
+/** An MCP content block, as declared in prompts and returned by content tools. */
+export type McpContentBlock = {
+    readonly type: 'text';
+    readonly text: string;
+} | {
+    readonly type: 'image' | 'audio';
+    readonly data: string;
+    readonly mimeType: string;
+} | {
+    readonly type: 'resource';
+    readonly resource: {
+        readonly uri: string;
+        readonly mimeType?: string;
+    } & ({
+        readonly text: string;
+    } | {
+        readonly blob: string;
+    });
+} | {
+    readonly type: 'resource_link';
+    readonly uri: string;
+    readonly name: string;
+    readonly title?: string;
+    readonly description?: string;
+    readonly mimeType?: string;
+};
+/** A static resource: text, or `blob` (padded base64). */
+export interface McpResource {
+    readonly uri: string;
+    readonly name: string;
+    readonly title?: string;
+    readonly description?: string;
+    readonly mimeType?: string;
+    readonly text?: string;
+    readonly blob?: string;
+}
+/**
+ * A resource template with RFC 6570 level-1 `{variable}`s, read statically: `text` with the
+ * variables substituted. `completions` offers values per variable to `completion/complete`.
+ */
+export interface McpResourceTemplate {
+    readonly uriTemplate: string;
+    readonly name: string;
+    readonly title?: string;
+    readonly description?: string;
+    readonly mimeType?: string;
+    readonly text: string;
+    readonly completions?: Readonly<Record<string, readonly string[]>>;
+}
+/** A prompt: fixed messages in which `{argument}` is replaced by the argument's value. */
+export interface McpPrompt {
+    readonly name: string;
+    readonly title?: string;
+    readonly description?: string;
+    readonly arguments?: readonly {
+        readonly name: string;
+        readonly title?: string;
+        readonly description?: string;
+        readonly required?: boolean;
+        /** Values `completion/complete` offers for this argument, filtered by prefix. */
+        readonly completions?: readonly string[];
+    }[];
+    readonly messages: readonly {
+        readonly role: 'user' | 'assistant';
+        readonly content: McpContentBlock;
+    }[];
+    /** Rounds of client input required before the messages are returned (multi-round requests). */
+    readonly inputs?: readonly Readonly<Record<string, {
+        readonly method: string;
+        readonly params?: unknown;
+        readonly optional?: boolean;
+    }>>[];
+}
+export interface McpHttpOptions {
+    /** Exact endpoint path; default `/mcp`. */
+    readonly path?: string;
+    /** Exact HTTP(S) origins admitted when an `Origin` header is present; default none. */
+    readonly allowedOrigins?: readonly string[];
+    /**
+     * `true`: browser clients of the `allowedOrigins` (required with it) may call: their preflight is
+     * answered and every reply to them carries `Access-Control-Allow-Origin`. Off by default.
+     */
+    readonly cors?: boolean;
+    /** Reported in every result's `_meta`; bounded strings, copied at construction. */
+    readonly serverInfo?: {
+        readonly name: string;
+        readonly version: string;
+    };
+    /** Lower any of the default ceilings (`DEFAULT_LIMITS`). */
+    readonly limits?: Partial<McpLimits>;
+    /** Also serve the stateless 2025-06-18 Streamable HTTP profile. */
+    readonly legacyProtocol?: '2025-06-18';
+    readonly tools?: McpToolsOptions;
+    /** Static resources: `resources/list`, `resources/read`. */
+    readonly resources?: readonly McpResource[];
+    /** Resource templates: `resources/templates/list`, and reads of matching URIs. */
+    readonly resourceTemplates?: readonly McpResourceTemplate[];
+    /** Prompts: `prompts/list`, `prompts/get`. */
+    readonly prompts?: readonly McpPrompt[];
+    /** Cache lifetime the list results and `resources/read` carry (`ttlMs`); default 300000, 0 to 86400000. */
+    readonly listCacheTtlMs?: number;
+    /** `private` (default) or `public`: whether shared caches may keep list results. */
+    readonly listCacheScope?: 'private' | 'public';
+    /**
+     * Seals multi-round `requestState` (HMAC-SHA256, with expiry, bound to the method, name and
+     * arguments): at least 32 bytes of secret text. Required by any tool or prompt with `inputs`.
+     * The Fastly Native build takes a secret-store reference instead, `{ secretStore, key }`, read on
+     * every request, so the key is never compiled into `main.wasm`.
+     */
+    readonly requestStateKey?: string | McpSecretRef;
+    /**
+     * `true` sends multi-round state unsealed when no key is given. The client can then read and
+     * forge it: only for continuations that carry nothing a client must not choose.
+     */
+    readonly unsealedRequestState?: boolean;
+    /**
+     * Serve a server card at `/.well-known/mcp/server-card.json` (GET, `Cache-Control: public,
+     * max-age=300`): name, version, protocol version, endpoint, capabilities and tools. Off by default.
+     */
+    readonly serverCard?: boolean;
+    /** OAuth 2.1 resource-server admission; without it the endpoint is unauthenticated. */
+    readonly authorization?: McpAuthorizationOptions;
+    /**
+     * The Fastly Native build writes each request event as one JSON line to the Fastly log endpoint
+     * of this name (1 to 255 visible ASCII characters); off when absent. The Node and Fetch hosts
+     * ignore it: they publish the event on `node:diagnostics_channel`.
+     */
+    readonly fastlyLogEndpoint?: string;
+    /** Where the core comes from; default: the embedded wasm, or its wasm2js form without WebAssembly. */
+    readonly core?: McpCoreSource;
+}
+/** The snapshot a handler is built from; the core has not judged `configJson` yet. */
+export interface ResolvedOptions {
+    readonly configJson: string;
+    /** The admitted request body size, for host-side bounds such as the Node linger drain. */
+    readonly requestBytes: number;
+    readonly handlers: McpHandlerRunner | undefined;
+    readonly core: McpCoreSource | undefined;
+    /** The introspection store's bounds, with `authorization.cache` only. */
+    readonly introspectionCache?: {
+        readonly maxEntries: number;
+        readonly maxBytes: number;
+    };
+}
+/**
+ * The JSON text of a plain-data option, exactly as given (members whose value is `undefined` are
+ * absent, as in JSON.stringify). Throws `PulseConfigError` naming the offending entry when the value
+ * cannot be plain JSON; whether it is a valid option is the core's decision.
+ */
+export declare function jsonText(value: unknown, where: string, onFunction?: string): string;
+/**
+ * Which binding a configuration serves. `facade`: the host adapters (`.` and `/node`), which project
+ * catalog artifacts and run no application code. `static`: `mcp()` from `/pulse`, whose router's
+ * handlers run in process; only `mcp()` builds it.
+ */
+export type Binding = 'facade' | 'static';
+/** A secret in a Fastly secret store (`[local_server.secret_stores]` when run locally). */
+export interface McpSecretRef {
+    readonly secretStore: string;
+    readonly key: string;
+}
+/**
+ * Where a configuration is used: `host` (Node and Fetch hosts, built at run time) or `native` (the
+ * Fastly Native build, whose configuration is compiled into the module).
+ */
+export type ConfigTarget = 'host' | 'native';
+/**
+ * Snapshots `options` into the configuration JSON; throws `PulseConfigError` for what only
+ * TypeScript can see. Every other option error comes from the core when the engine is built.
+ */
+export declare function resolveOptions(options: unknown, target?: ConfigTarget, binding?: Binding): ResolvedOptions;

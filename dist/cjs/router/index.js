@@ -1,0 +1,20 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.jsonRpc = exports.STATIC_LIMITS = exports.mcp = exports.assertNativeEligible = exports.toolSource = exports.isPulseRouterError = exports.PulseRouterError = exports.codec = exports.MAX_OPERATIONS = exports.DEFAULT_BUDGETS = exports.EntityRouter = void 0;
+/** The static entity router, its codecs and its bindings. */
+var router_1 = require("./router");
+Object.defineProperty(exports, "EntityRouter", { enumerable: true, get: function () { return router_1.EntityRouter; } });
+Object.defineProperty(exports, "DEFAULT_BUDGETS", { enumerable: true, get: function () { return router_1.DEFAULT_BUDGETS; } });
+Object.defineProperty(exports, "MAX_OPERATIONS", { enumerable: true, get: function () { return router_1.MAX_OPERATIONS; } });
+var codecs_1 = require("./codecs");
+Object.defineProperty(exports, "codec", { enumerable: true, get: function () { return codecs_1.codec; } });
+var errors_1 = require("./errors");
+Object.defineProperty(exports, "PulseRouterError", { enumerable: true, get: function () { return errors_1.PulseRouterError; } });
+Object.defineProperty(exports, "isPulseRouterError", { enumerable: true, get: function () { return errors_1.isPulseRouterError; } });
+var bind_1 = require("./bind");
+Object.defineProperty(exports, "toolSource", { enumerable: true, get: function () { return bind_1.toolSource; } });
+Object.defineProperty(exports, "assertNativeEligible", { enumerable: true, get: function () { return bind_1.assertNativeEligible; } });
+Object.defineProperty(exports, "mcp", { enumerable: true, get: function () { return bind_1.mcp; } });
+Object.defineProperty(exports, "STATIC_LIMITS", { enumerable: true, get: function () { return bind_1.STATIC_LIMITS; } });
+var jsonrpc_1 = require("./jsonrpc");
+Object.defineProperty(exports, "jsonRpc", { enumerable: true, get: function () { return jsonrpc_1.jsonRpc; } });

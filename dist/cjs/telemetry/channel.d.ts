@@ -1,0 +1,68 @@
+/**
+ * The request event's channel: one `node:diagnostics_channel` message per finished request, the way
+ * undici publishes. The module is reached through `process.getBuiltinModule`, so the `.` and
+ * `/pulse` entries still load on Fetch runtimes without Node (nothing is published there), and a
+ * channel without subscribers costs one property read per request.
+ */
+/** The channel every host publishes its request events on. */
+export declare const REQUEST_CHANNEL = "pulse-mcp:request";
+/**
+ * One finished request. The core decides every field but the timings and the target; it never
+ * carries tokens, secrets, header values, argument or result values.
+ */
+export interface McpRequestEvent {
+    /** The JSON-RPC method; `null` when the body had none (refused before, or not JSON-RPC). */
+    readonly method: string | null;
+    /** The tool or prompt name, or the resource URI; `null` for other methods. */
+    readonly name: string | null;
+    /** The HTTP status sent. */
+    readonly status: number;
+    /** The JSON-RPC error code, `null` without an error object. */
+    readonly code: number | null;
+    /** `tools/call` results: the result's `isError`; `null` otherwise. */
+    readonly isError: boolean | null;
+    /** Which refusal it was (stable snake_case kind, e.g. `name_missing`, `not_acceptable`); `null` when served. */
+    readonly refusal: string | null;
+    /** Request body bytes received. */
+    readonly bytesIn: number;
+    /** Bytes of the reply body (the last event of a streamed reply). */
+    readonly bytesOut: number;
+    /** The protocol revision the request named (`_meta` or the `MCP-Protocol-Version` header). */
+    readonly protocolVersion: string | null;
+    /** The authorized principal's `sub` (with `authorization`). */
+    readonly sub: string | null;
+    /** W3C trace context from `params._meta`, only when `traceparent` is well-formed. */
+    readonly traceparent: string | null;
+    readonly tracestate: string | null;
+    /** Milliseconds waiting for the request body. */
+    readonly bodyMs: number;
+    /** Milliseconds performing effects (handlers, HTTP exchanges), answers included. */
+    readonly effectsMs: number;
+    /** Milliseconds in the core and the driver: the rest of `totalMs`. */
+    readonly coreMs: number;
+    /** Milliseconds from the head to the reply. */
+    readonly totalMs: number;
+    /** The runtime serving (`node-javascript`, `workerd-javascript`, `fastly-javascript`, …). */
+    readonly target: string;
+}
+/** The event's fields the core decides; the host adds its timings and target. */
+export type CoreEvent = Omit<McpRequestEvent, 'bodyMs' | 'effectsMs' | 'coreMs' | 'totalMs' | 'target'>;
+interface Channel {
+    readonly hasSubscribers: boolean;
+    publish(message: unknown): void;
+    subscribe(onMessage: (message: unknown, name: string | symbol) => void): void;
+    unsubscribe(onMessage: (message: unknown, name: string | symbol) => void): boolean;
+}
+/** `undefined` where the runtime has no `diagnostics_channel`. */
+export declare const requestChannel: Channel | undefined;
+/** What the driver measured, beside the core's event. */
+export interface Timings {
+    readonly bodyMs: number;
+    readonly effectsMs: number;
+    readonly totalMs: number;
+}
+/** A request the host's own parser refused: nothing was measured. */
+export declare const NO_TIMINGS: Timings;
+/** Publishes one request's event: the core's fields completed with the host's timings and target. */
+export declare function publishRequest(channel: Channel, core: CoreEvent | undefined, t: Timings): void;
+export {};

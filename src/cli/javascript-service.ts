@@ -1,0 +1,128 @@
+/**
+ * The Fastly JavaScript binary of a static binding whose router has JavaScript handlers. An entry
+ * written to a temporary directory imports the module's `server` and answers Fastly's fetch event
+ * with `server.handle({ request })`; `js-compute-runtime` of `@fastly/js-compute` (an optional peer,
+ * pinned) bundles it with the module and this package (esbuild, the `fastly` condition, a browser
+ * platform) and pre-initialises it. The runtime has no `WebAssembly`, so the core runs as its
+ * wasm2js build, and no CPU deadline: the binding's execution limit does not hold there.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { STATIC_LIMITS } from '../router';
+import { computeImports } from './compute-binary';
+import { CommandError } from './usage';
+
+/** js-compute's version, pinned: the runtime it embeds is what the service runs on. */
+export const JS_COMPUTE_VERSION = '3.46.0';
+const JS_COMPUTE = '@fastly/js-compute';
+const JS_COMPUTE_BIN = 'js-compute-runtime';
+/** js-compute bundles and pre-initialises in about 20 s on two cores; a hung build ends here. */
+const JS_COMPUTE_TIMEOUT_MS = 600_000;
+
+/** What the build prints beside the binary: the documented limit of this target. */
+export const NO_DEADLINE_NOTE =
+  `Fastly's JavaScript runtime realizes no CPU deadline: the binding's ${STATIC_LIMITS.deadlineMs / 1000} s execution limit does not hold ` +
+  'there (a timer cannot interrupt synchronous JavaScript); Fastly Native (--target fastly-native) realizes it';
+
+export interface JavaScriptBinary {
+  readonly path: string;
+  readonly bytes: number;
+  /** The modules it imports: `fastly_*` and `wasi_snapshot_preview1` only. */
+  readonly importModules: readonly string[];
+}
+
+/**
+ * js-compute's CLI script: the optional peer installed in the service's project (searched from
+ * `project` up), else beside this package, at the pinned version. Looked up by directory, since
+ * the package exports no `package.json`.
+ */
+function jsComputeRuntime(project: string): string {
+  // --save-exact: a range would let a later install take another version, which the build refuses.
+  const install = `npm install --save-dev --save-exact ${JS_COMPUTE}@${JS_COMPUTE_VERSION}`;
+  for (const from of [join(resolve(project), 'package.json'), __filename]) {
+    for (const nodeModules of createRequire(from).resolve.paths(JS_COMPUTE) ?? []) {
+      const manifest = join(nodeModules, JS_COMPUTE, 'package.json');
+      if (!existsSync(manifest)) continue;
+      const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown; bin?: Record<string, unknown> };
+      if (pkg.version !== JS_COMPUTE_VERSION) {
+        throw new CommandError(`${JS_COMPUTE} ${String(pkg.version)} is installed (${dirname(manifest)}); the Fastly JavaScript build uses ${JS_COMPUTE_VERSION}: ${install}`);
+      }
+      const bin = pkg.bin?.[JS_COMPUTE_BIN];
+      const script = typeof bin === 'string' ? join(dirname(manifest), bin) : undefined;
+      if (script === undefined || !existsSync(script)) throw new CommandError(`${JS_COMPUTE} ${JS_COMPUTE_VERSION} in ${dirname(manifest)} has no ${JS_COMPUTE_BIN}; reinstall it: ${install}`);
+      return script;
+    }
+  }
+  throw new CommandError(`the Fastly JavaScript build compiles the service with ${JS_COMPUTE}, an optional peer dependency that is not installed: ${install}`);
+}
+
+/** The entry js-compute compiles: the module's binding answering Fastly's fetch event. */
+function entrySource(modulePath: string): string {
+  return [
+    `import { server } from ${JSON.stringify(resolve(modulePath))};`,
+    '',
+    "// js-compute 3.46 builds `export default { fetch }` but answers 500 at run time: the fetch event it is.",
+    "addEventListener('fetch', (event) => event.respondWith(server.handle({ request: event.request })));",
+    '',
+  ].join('\n');
+}
+
+/** Runs js-compute; its output (bundler and Wizer messages) is returned for a failure's report. */
+function runJsCompute(script: string, args: readonly string[], cwd: string): Promise<{ status: number | null; output: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (d: Buffer) => {
+      // The last lines say why; a runaway build must not grow this without bound.
+      output = (output + d.toString('utf8')).slice(-16_384);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => child.kill('SIGKILL'), JS_COMPUTE_TIMEOUT_MS);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      fail(new CommandError(`${JS_COMPUTE_BIN} (${script}) could not run: ${(e as NodeJS.ErrnoException).code ?? e.message}`));
+    });
+    child.once('close', (status, signal) => {
+      clearTimeout(timer);
+      done({ status: signal === null ? status : null, output });
+    });
+  });
+}
+
+/**
+ * Writes to `out` the Fastly JavaScript binary of `modulePath`, which exports the static binding
+ * `server` (made by mcp()). js-compute runs in the module's directory, as the Fastly CLI runs it
+ * in a project, so the project's own js-compute configuration applies. A refusal is a
+ * `CommandError` with js-compute's reason.
+ */
+export async function buildJavaScriptService(modulePath: string, out: string): Promise<JavaScriptBinary> {
+  const project = dirname(resolve(modulePath));
+  const script = jsComputeRuntime(project);
+  const target = resolve(out);
+  mkdirSync(dirname(target), { recursive: true });
+  // Written beside the target and renamed: js-compute leaves an empty file behind when it fails.
+  const partial = `${target}.partial-${process.pid}`;
+  const work = mkdtempSync(join(tmpdir(), 'pulse-mcp-js-'));
+  try {
+    const entry = join(work, 'entry.mjs');
+    writeFileSync(entry, entrySource(modulePath));
+    const r = await runJsCompute(script, [entry, partial], project);
+    if (r.status !== 0 || !existsSync(partial) || statSync(partial).size === 0) {
+      const said = r.output.trim().split('\n').slice(-20).join('\n');
+      throw new CommandError(`${JS_COMPUTE_BIN} could not build ${modulePath}${r.status === null ? ' (ended by a signal or the time limit)' : ''}${said ? `:\n${said}` : ''}`);
+    }
+    const bytes = readFileSync(partial);
+    const importModules = await computeImports(bytes, JS_COMPUTE_BIN);
+    renameSync(partial, target);
+    process.stdout.write(`wrote ${out} (${bytes.length} bytes): the Fastly JavaScript service of ${modulePath} (${JS_COMPUTE} ${JS_COMPUTE_VERSION}), imports ${importModules.join(', ')}\n`);
+    process.stderr.write(`pulse-mcp: note: ${NO_DEADLINE_NOTE}\n`);
+    return { path: target, bytes: bytes.length, importModules };
+  } finally {
+    rmSync(partial, { force: true });
+    rmSync(work, { recursive: true, force: true });
+  }
+}
