@@ -164,6 +164,13 @@ export async function edgeProject({ root, scratch, tarball, npmEnv, step, need, 
       return `bin/main.wasm ${wasm.length} B, pkg/app.tar.gz`;
     });
 
+    await step('edge project: fastly compute pack and fastly compute validate accept the binary', async () => {
+      need(s.built, 'no build');
+      sh(await fastly(['pack', '--wasm-binary', 'bin/main.wasm'], 60_000), 'fastly compute pack');
+      const r = sh(await fastly(['validate', '--package', 'pkg/app.tar.gz'], 60_000), 'fastly compute validate');
+      need(/SUCCESS: Validated package/.test(r.stdout), `fastly compute validate printed ${JSON.stringify(lastLines(r.stdout))}`);
+    });
+
     await step('edge project: fastly compute serve on the pinned Viceroy, until the first 200', async () => {
       need(s.built, 'no build');
       s.serve = await serve(await freePort());
