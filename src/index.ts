@@ -12,10 +12,13 @@ export type { McpLimits } from './limits';
 export type {
   McpAuthorizationOptions,
   McpCatalogTools,
+  McpClientInfo,
   McpContentBlock,
   McpCoreSource,
   McpHttpOptions,
   McpPrompt,
+  McpRateBudget,
+  McpRateLimitOptions,
   McpResource,
   McpSecretRef,
   McpResourceTemplate,

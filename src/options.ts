@@ -7,6 +7,7 @@
  */
 import { PulseConfigError } from './errors';
 import { DEFAULT_LIMITS, type McpLimits } from './limits';
+import { HOST_STORE_DEFAULTS } from './core/generated/defaults';
 import { catalogManifest, type McpCatalogTools } from './catalog/artifacts';
 
 export type { McpCatalogTools };
@@ -107,6 +108,55 @@ export interface McpIntrospectionCacheOptions {
   readonly maxEntries?: number;
   /** Node and Fetch: bytes of keys and values kept per handler; default 8 MiB (65536..1 GiB). */
   readonly maxBytes?: number;
+}
+
+/**
+ * One budget of the rate limits: at most `limit` requests over the last `window` seconds; one more
+ * puts the caller in the penalty box for `penaltyMinutes`, refused 429 with `Retry-After` until then.
+ */
+export interface McpRateBudget {
+  /** An integer 1..1000000. */
+  readonly limit: number;
+  /** Seconds counted back from now: 10, 20, 30, 40, 50 or 60 (Fastly's rate counter windows); default 60. */
+  readonly window?: 10 | 20 | 30 | 40 | 50 | 60;
+  /** Whole minutes in the penalty box, 1..60 (Fastly's penalty box); default 1. */
+  readonly penaltyMinutes?: number;
+}
+
+/**
+ * Opt-in rate limits (off when absent). The core decides what counts, under which key and the reply;
+ * the host counts: Node and Fetch in a bounded in-process store per handler, the Fastly Native
+ * service in Fastly's Edge Rate Limiting. A limited request gets 429 with `Retry-After` and the
+ * JSON-RPC error -32023 carrying `retryAfterMs`; a notification gets 429 without a body.
+ */
+export interface McpRateLimitOptions {
+  /**
+   * Every request per client address, counted before authorization: a flood of unknown tokens is
+   * refused before it costs an introspection. Needs the client's address from the host.
+   */
+  readonly requests?: McpRateBudget;
+  /**
+   * Every `tools/call` of a declared tool the caller may call, per caller: the authorized `sub`,
+   * else the client address. `tools` gives a tool a budget of its own, counted apart.
+   */
+  readonly toolCalls?: McpRateBudget & { readonly tools?: Readonly<Record<string, McpRateBudget>> };
+  /** Fastly Native: the Edge Rate Limiting rate counter that counts; default `pulse_mcp`. */
+  readonly rateCounter?: string;
+  /** Fastly Native: the penalty box; default `pulse_mcp`. */
+  readonly penaltyBox?: string;
+  /** Node and Fetch: entries kept per handler, least recently used evicted first; default 10000 (1..1000000). */
+  readonly maxEntries?: number;
+  /** Node and Fetch: bytes kept per handler; default 8 MiB (65536..1 GiB). */
+  readonly maxBytes?: number;
+}
+
+/**
+ * What a host is told of the client beside its request. `clientAddress` is the client's IP address
+ * (the key of `rateLimit`'s budgets per address): pass only what the platform or your own proxy
+ * vouches for, never a header any client can set.
+ */
+export interface McpClientInfo {
+  readonly clientAddress?: string;
 }
 
 /**
@@ -221,6 +271,8 @@ export interface McpHttpOptions {
    * ignore it: they publish the event on `node:diagnostics_channel`.
    */
   readonly fastlyLogEndpoint?: string;
+  /** Opt-in rate limits per client address and per caller; off when absent. */
+  readonly rateLimit?: McpRateLimitOptions;
   /** Where the core comes from; default: the embedded wasm, or its wasm2js form without WebAssembly. */
   readonly core?: McpCoreSource;
 }
@@ -233,12 +285,22 @@ export interface ResolvedOptions {
   readonly handlers: McpHandlerRunner | undefined;
   readonly core: McpCoreSource | undefined;
   /** The introspection store's bounds, with `authorization.cache` only. */
-  readonly introspectionCache?: { readonly maxEntries: number; readonly maxBytes: number };
+  readonly introspectionCache?: StoreBounds;
+  /** The rate limits' store bounds, with `rateLimit` only. */
+  readonly rateLimitStore?: StoreBounds;
 }
 
-/** `authorization.cache.maxEntries` and `maxBytes` when absent (the Node and Fetch hosts' store). */
-const DEFAULT_CACHE_ENTRIES = 10_000;
-const DEFAULT_CACHE_BYTES = 8 * 1024 * 1024;
+/** A host store's `maxEntries` and `maxBytes`. */
+export interface StoreBounds {
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+}
+
+/** `maxEntries` and `maxBytes` of an option's object, read back from its snapshot; the core's defaults when absent. */
+function storeBounds(o: Record<string, unknown>): StoreBounds {
+  const n = (v: unknown, fallback: number) => (typeof v === 'number' ? v : fallback);
+  return { maxEntries: n(o.maxEntries, HOST_STORE_DEFAULTS.maxEntries), maxBytes: n(o.maxBytes, HOST_STORE_DEFAULTS.maxBytes) };
+}
 
 /** Configuration members the hosts set themselves (`jsonRpc`), never taken from user options. */
 const INTERNAL = new Set(['profile']);
@@ -407,7 +469,8 @@ export function resolveOptions(options: unknown, target: ConfigTarget = 'host', 
   let toolsValue: unknown;
   let core: McpCoreSource | undefined;
   const limits = { requestBytes: DEFAULT_LIMITS.requestBytes, responseBytes: DEFAULT_LIMITS.responseBytes, deadlineMs: DEFAULT_LIMITS.deadlineMs };
-  let introspectionCache: ResolvedOptions['introspectionCache'];
+  let introspectionCache: StoreBounds | undefined;
+  let rateLimitStore: StoreBounds | undefined;
   for (const key of Object.keys(o)) {
     const value = o[key];
     if (value === undefined) continue;
@@ -433,18 +496,26 @@ export function resolveOptions(options: unknown, target: ConfigTarget = 'host', 
           if (typeof v === 'number') limits[k] = v;
         }
       }
+      // Read back from the snapshot, as the limits: the core judges the same values.
       if (key === 'authorization') {
-        // Read back from the snapshot, as the limits: the core judges the same values.
-        const cache = (JSON.parse(text) as { cache?: Record<string, unknown> } | null)?.cache;
-        if (cache !== undefined && cache !== null) {
-          const n = (v: unknown, fallback: number) => (typeof v === 'number' ? v : fallback);
-          introspectionCache = { maxEntries: n(cache.maxEntries, DEFAULT_CACHE_ENTRIES), maxBytes: n(cache.maxBytes, DEFAULT_CACHE_BYTES) };
-        }
+        const cache = (JSON.parse(text) as { cache?: unknown } | null)?.cache;
+        if (isPlainObject(cache)) introspectionCache = storeBounds(cache);
+      }
+      if (key === 'rateLimit') {
+        const given: unknown = JSON.parse(text);
+        if (isPlainObject(given)) rateLimitStore = storeBounds(given);
       }
     }
   }
   const tools = toolsValue === undefined ? undefined : binding === 'facade' ? facadeTools(toolsValue, limits, target) : staticTools(toolsValue);
   if (tools !== undefined) members.push(`"tools":${tools.manifestJson}`);
   const requestBytes = limits.requestBytes;
-  return Object.freeze({ configJson: `{${members.join(',')}}`, requestBytes, handlers: tools?.handlers, core, ...(introspectionCache === undefined ? {} : { introspectionCache }) });
+  return Object.freeze({
+    configJson: `{${members.join(',')}}`,
+    requestBytes,
+    handlers: tools?.handlers,
+    core,
+    ...(introspectionCache === undefined ? {} : { introspectionCache }),
+    ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
+  });
 }

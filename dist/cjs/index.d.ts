@@ -9,7 +9,7 @@ export { DEFAULT_LIMITS } from './limits';
 export { REQUEST_CHANNEL } from './telemetry/channel';
 export type { McpRequestEvent } from './telemetry/channel';
 export type { McpLimits } from './limits';
-export type { McpAuthorizationOptions, McpCatalogTools, McpContentBlock, McpCoreSource, McpHttpOptions, McpPrompt, McpResource, McpSecretRef, McpResourceTemplate, McpToolsOptions, } from './options';
+export type { McpAuthorizationOptions, McpCatalogTools, McpClientInfo, McpContentBlock, McpCoreSource, McpHttpOptions, McpPrompt, McpRateBudget, McpRateLimitOptions, McpResource, McpSecretRef, McpResourceTemplate, McpToolsOptions, } from './options';
 export { PulseError, PulseConfigError, PulseCoreError } from './errors';
 export type { PulseErrorCode } from './errors';
 export { PulseRouterError, isPulseRouterError } from './router/errors';

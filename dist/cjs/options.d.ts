@@ -98,6 +98,54 @@ export interface McpIntrospectionCacheOptions {
     readonly maxBytes?: number;
 }
 /**
+ * One budget of the rate limits: at most `limit` requests over the last `window` seconds; one more
+ * puts the caller in the penalty box for `penaltyMinutes`, refused 429 with `Retry-After` until then.
+ */
+export interface McpRateBudget {
+    /** An integer 1..1000000. */
+    readonly limit: number;
+    /** Seconds counted back from now: 10, 20, 30, 40, 50 or 60 (Fastly's rate counter windows); default 60. */
+    readonly window?: 10 | 20 | 30 | 40 | 50 | 60;
+    /** Whole minutes in the penalty box, 1..60 (Fastly's penalty box); default 1. */
+    readonly penaltyMinutes?: number;
+}
+/**
+ * Opt-in rate limits (off when absent). The core decides what counts, under which key and the reply;
+ * the host counts: Node and Fetch in a bounded in-process store per handler, the Fastly Native
+ * service in Fastly's Edge Rate Limiting. A limited request gets 429 with `Retry-After` and the
+ * JSON-RPC error -32023 carrying `retryAfterMs`; a notification gets 429 without a body.
+ */
+export interface McpRateLimitOptions {
+    /**
+     * Every request per client address, counted before authorization: a flood of unknown tokens is
+     * refused before it costs an introspection. Needs the client's address from the host.
+     */
+    readonly requests?: McpRateBudget;
+    /**
+     * Every `tools/call` of a declared tool the caller may call, per caller: the authorized `sub`,
+     * else the client address. `tools` gives a tool a budget of its own, counted apart.
+     */
+    readonly toolCalls?: McpRateBudget & {
+        readonly tools?: Readonly<Record<string, McpRateBudget>>;
+    };
+    /** Fastly Native: the Edge Rate Limiting rate counter that counts; default `pulse_mcp`. */
+    readonly rateCounter?: string;
+    /** Fastly Native: the penalty box; default `pulse_mcp`. */
+    readonly penaltyBox?: string;
+    /** Node and Fetch: entries kept per handler, least recently used evicted first; default 10000 (1..1000000). */
+    readonly maxEntries?: number;
+    /** Node and Fetch: bytes kept per handler; default 8 MiB (65536..1 GiB). */
+    readonly maxBytes?: number;
+}
+/**
+ * What a host is told of the client beside its request. `clientAddress` is the client's IP address
+ * (the key of `rateLimit`'s budgets per address): pass only what the platform or your own proxy
+ * vouches for, never a header any client can set.
+ */
+export interface McpClientInfo {
+    readonly clientAddress?: string;
+}
+/**
  * A precompiled `WebAssembly.Module` of `@pulse-compute/mcp/pulse_core.wasm` (required on workerd,
  * which refuses to compile bytes at run time) or that file's bytes. Typed as `object` so consumers
  * need no WebAssembly type declarations.
@@ -231,6 +279,8 @@ export interface McpHttpOptions {
      * ignore it: they publish the event on `node:diagnostics_channel`.
      */
     readonly fastlyLogEndpoint?: string;
+    /** Opt-in rate limits per client address and per caller; off when absent. */
+    readonly rateLimit?: McpRateLimitOptions;
     /** Where the core comes from; default: the embedded wasm, or its wasm2js form without WebAssembly. */
     readonly core?: McpCoreSource;
 }
@@ -242,10 +292,14 @@ export interface ResolvedOptions {
     readonly handlers: McpHandlerRunner | undefined;
     readonly core: McpCoreSource | undefined;
     /** The introspection store's bounds, with `authorization.cache` only. */
-    readonly introspectionCache?: {
-        readonly maxEntries: number;
-        readonly maxBytes: number;
-    };
+    readonly introspectionCache?: StoreBounds;
+    /** The rate limits' store bounds, with `rateLimit` only. */
+    readonly rateLimitStore?: StoreBounds;
+}
+/** A host store's `maxEntries` and `maxBytes`. */
+export interface StoreBounds {
+    readonly maxEntries: number;
+    readonly maxBytes: number;
 }
 /**
  * The JSON text of a plain-data option, exactly as given (members whose value is `undefined` are

@@ -11,10 +11,13 @@ exports.resolveOptions = resolveOptions;
  */
 const errors_1 = require("./errors");
 const limits_1 = require("./limits");
+const defaults_1 = require("./core/generated/defaults");
 const artifacts_1 = require("./catalog/artifacts");
-/** `authorization.cache.maxEntries` and `maxBytes` when absent (the Node and Fetch hosts' store). */
-const DEFAULT_CACHE_ENTRIES = 10_000;
-const DEFAULT_CACHE_BYTES = 8 * 1024 * 1024;
+/** `maxEntries` and `maxBytes` of an option's object, read back from its snapshot; the core's defaults when absent. */
+function storeBounds(o) {
+    const n = (v, fallback) => (typeof v === 'number' ? v : fallback);
+    return { maxEntries: n(o.maxEntries, defaults_1.HOST_STORE_DEFAULTS.maxEntries), maxBytes: n(o.maxBytes, defaults_1.HOST_STORE_DEFAULTS.maxBytes) };
+}
 /** Configuration members the hosts set themselves (`jsonRpc`), never taken from user options. */
 const INTERNAL = new Set(['profile']);
 /** A key shown in a message: short printable ASCII only, like the core's rule. */
@@ -164,6 +167,7 @@ function resolveOptions(options, target = 'host', binding = 'facade') {
     let core;
     const limits = { requestBytes: limits_1.DEFAULT_LIMITS.requestBytes, responseBytes: limits_1.DEFAULT_LIMITS.responseBytes, deadlineMs: limits_1.DEFAULT_LIMITS.deadlineMs };
     let introspectionCache;
+    let rateLimitStore;
     for (const key of Object.keys(o)) {
         const value = o[key];
         if (value === undefined)
@@ -197,13 +201,16 @@ function resolveOptions(options, target = 'host', binding = 'facade') {
                         limits[k] = v;
                 }
             }
+            // Read back from the snapshot, as the limits: the core judges the same values.
             if (key === 'authorization') {
-                // Read back from the snapshot, as the limits: the core judges the same values.
                 const cache = JSON.parse(text)?.cache;
-                if (cache !== undefined && cache !== null) {
-                    const n = (v, fallback) => (typeof v === 'number' ? v : fallback);
-                    introspectionCache = { maxEntries: n(cache.maxEntries, DEFAULT_CACHE_ENTRIES), maxBytes: n(cache.maxBytes, DEFAULT_CACHE_BYTES) };
-                }
+                if (isPlainObject(cache))
+                    introspectionCache = storeBounds(cache);
+            }
+            if (key === 'rateLimit') {
+                const given = JSON.parse(text);
+                if (isPlainObject(given))
+                    rateLimitStore = storeBounds(given);
             }
         }
     }
@@ -211,5 +218,12 @@ function resolveOptions(options, target = 'host', binding = 'facade') {
     if (tools !== undefined)
         members.push(`"tools":${tools.manifestJson}`);
     const requestBytes = limits.requestBytes;
-    return Object.freeze({ configJson: `{${members.join(',')}}`, requestBytes, handlers: tools?.handlers, core, ...(introspectionCache === undefined ? {} : { introspectionCache }) });
+    return Object.freeze({
+        configJson: `{${members.join(',')}}`,
+        requestBytes,
+        handlers: tools?.handlers,
+        core,
+        ...(introspectionCache === undefined ? {} : { introspectionCache }),
+        ...(rateLimitStore === undefined ? {} : { rateLimitStore }),
+    });
 }

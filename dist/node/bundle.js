@@ -63,6 +63,7 @@ var require_exports = __commonJS({
       "pulse_request_event",
       "pulse_request_cached",
       "pulse_request_cache_entry",
+      "pulse_request_rate",
       "pulse_output_ptr",
       "pulse_output_len",
       "pulse_request_free",
@@ -170,8 +171,10 @@ var require_engine = __commonJS({
     exports2.corpusIndexer = corpusIndexer;
     var errors_1 = require_errors();
     var loader_1 = require_loader();
+    var RATE_ANSWERS = { counted: 0, boxed: 1, penalized: 2, failed: 3 };
     var FAULT_CODES = { bodyInterrupted: 0, malformedFraming: 1, headTooLarge: 2, internal: 3 };
     var HTTP_FAILURES = { unreachable: 0, timedOut: 1 };
+    var CLIENT_ADDRESS = /^[0-9A-Za-z.:[\]%_-]{1,64}$/;
     var HTTP_METHODS = /* @__PURE__ */ new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
     var CONTINUE = Object.freeze({ kind: "continue" });
     var encoder = new TextEncoder();
@@ -233,13 +236,13 @@ var require_engine = __commonJS({
     function utf8Text(m, start, end) {
       return decoder.decode(m.subarray(start, end));
     }
-    var EVENT_FIXED = 48;
+    var EVENT_FIXED = 52;
     var NULL_LENGTH = 4294967295;
     function u32At(m, at) {
       return (m[at] | m[at + 1] << 8 | m[at + 2] << 16 | m[at + 3] << 24) >>> 0;
     }
-    var lastEventTexts = Array.from({ length: 7 }, () => ({ bytes: new Uint8Array(0), text: "" }));
-    var eventTexts = [null, null, null, null, null, null, null];
+    var lastEventTexts = Array.from({ length: 8 }, () => ({ bytes: new Uint8Array(0), text: "" }));
+    var eventTexts = [null, null, null, null, null, null, null, null];
     function eventText(slot, m, start, end) {
       const last = lastEventTexts[slot];
       const len = end - start;
@@ -279,6 +282,7 @@ var require_engine = __commonJS({
       const flags = u32At(m, start + 8);
       return {
         method: texts[0],
+        requestId: texts[7],
         name: texts[1],
         status: u32At(m, start),
         code: (flags & 1) !== 0 ? u32At(m, start + 4) | 0 : null,
@@ -329,6 +333,33 @@ var require_engine = __commonJS({
       lastHead = Object.freeze({ status, headers: Object.freeze(headers), close });
       return lastHead;
     }
+    var rateMemo = [void 0, void 0];
+    var rateMemoLast = 0;
+    function performOf(memory, start, end) {
+      const len = end - start;
+      for (let n = 1; n <= 2; n++) {
+        const slot = (rateMemoLast + n) % 2;
+        const m = rateMemo[slot];
+        if (m === void 0 || m.bytes.length !== len)
+          continue;
+        let i = len - 1;
+        while (i >= 0 && m.bytes[i] === memory[start + i])
+          i--;
+        if (i < 0) {
+          rateMemoLast = slot;
+          return m.action;
+        }
+      }
+      const effect = decodeEffect(memory.subarray(start, end));
+      if (effect === void 0)
+        return void 0;
+      if (effect.kind !== "rate")
+        return { kind: "perform", effect };
+      const action = Object.freeze({ kind: "perform", effect: Object.freeze(effect) });
+      rateMemoLast = (rateMemoLast + 1) % 2;
+      rateMemo[rateMemoLast] = { bytes: memory.slice(start, end), action };
+      return action;
+    }
     function decodeEffect(json) {
       let e;
       try {
@@ -336,7 +367,14 @@ var require_engine = __commonJS({
       } catch {
         return void 0;
       }
-      if (typeof e !== "object" || e === null || typeof e.timeoutMs !== "number")
+      if (typeof e !== "object" || e === null)
+        return void 0;
+      if (e.kind === "rate") {
+        const named = typeof e.rateCounter === "string" && typeof e.penaltyBox === "string" && typeof e.entry === "string";
+        const op = e.op === "count" && typeof e.windowS === "number" && typeof e.charge === "boolean" || e.op === "penalize" && typeof e.ttlS === "number";
+        return named && op ? e : void 0;
+      }
+      if (typeof e.timeoutMs !== "number")
         return void 0;
       if (e.kind === "handler" && typeof e.op === "string")
         return e;
@@ -587,9 +625,14 @@ var require_engine = __commonJS({
         this.req = req;
         this.generation = generation;
       }
-      /** `headers` flat, `[name, value, name, value…]`, as Node's `rawHeaders` already is. */
-      head(method, target, headers, now) {
-        let text = `${method} ${target}\r
+      /**
+       * `headers` flat, `[name, value, name, value…]`, as Node's `rawHeaders` already is. `client` is the
+       * client's address as the host knows it (the rate limits' key per address); the core ignores text
+       * that is no IP address.
+       */
+      head(method, target, headers, now, client) {
+        let text = typeof client === "string" && CLIENT_ADDRESS.test(client) ? `${method} ${target} ${client}\r
+` : `${method} ${target}\r
 `;
         for (let i = 0; i + 1 < headers.length; i += 2)
           text += `${headers[i]}: ${headers[i + 1]}\r
@@ -618,6 +661,10 @@ var require_engine = __commonJS({
       /** The pending introspection answered from the host's fresh entry under its `cacheKey`. */
       cached(value, now) {
         return this.step("cached", now, 0, value);
+      }
+      /** The pending rate effect's answer from the host's store. */
+      rate(answer, now) {
+        return this.step("rate", now, RATE_ANSWERS[answer.kind], void 0, answer.kind === "counted" ? answer.count : 0);
       }
       /** The entry to keep after an introspection the host performed, once; `undefined` when none. */
       cacheEntry() {
@@ -727,7 +774,7 @@ var require_engine = __commonJS({
        * (text: a head one byte per character, handler output as UTF-8 straight from the string), then
        * its answer. A trap poisons the instance. One method, no closure: every request makes several.
        */
-      step(kind, now, arg = 0, input) {
+      step(kind, now, arg = 0, input, arg2 = 0) {
         if (!this.live())
           return internalError();
         const core = this.core;
@@ -781,6 +828,9 @@ var require_engine = __commonJS({
             case "handlerFailure":
               code = core.pulse_request_handler_failure(req, now);
               break;
+            case "rate":
+              code = core.pulse_request_rate(req, arg, arg2, now);
+              break;
           }
           if (input !== void 0)
             core.pulse_dealloc(ptr, room);
@@ -814,8 +864,7 @@ var require_engine = __commonJS({
           return this.broken();
         if (code >>> 0 === 1)
           return decodeReply(memory, ptr, end, this.engine.copyOut) ?? internalError();
-        const effect = decodeEffect(memory.subarray(ptr, end));
-        return effect === void 0 ? internalError() : { kind: "perform", effect };
+        return performOf(memory, ptr, end) ?? internalError();
       }
     };
     exports2.CoreRequest = CoreRequest;
@@ -890,7 +939,7 @@ var require_defaults = __commonJS({
   "core/generated/defaults.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.MAX_URL_BYTES = exports2.BACKEND_URL = exports2.STATIC_RESULT_RULE = exports2.STATIC_RESULT_BYTES = exports2.STATIC_RESULT_DEPTH = exports2.NAME_RULE = exports2.NAME = exports2.MAX_ZERO_WAITS = exports2.RESPONSE_HEADROOM_BYTES = exports2.DEFAULT_LIMITS = void 0;
+    exports2.HOST_STORE_DEFAULTS = exports2.MAX_URL_BYTES = exports2.BACKEND_URL = exports2.STATIC_RESULT_RULE = exports2.STATIC_RESULT_BYTES = exports2.STATIC_RESULT_DEPTH = exports2.NAME_RULE = exports2.NAME = exports2.MAX_ZERO_WAITS = exports2.RESPONSE_HEADROOM_BYTES = exports2.DEFAULT_LIMITS = void 0;
     exports2.DEFAULT_LIMITS = Object.freeze({
       requestBytes: 65536,
       responseBytes: 1048576,
@@ -906,6 +955,7 @@ var require_defaults = __commonJS({
     exports2.STATIC_RESULT_RULE = "plain JSON of at most 32 levels and 65536 bytes";
     exports2.BACKEND_URL = /^(?=[\x21-\x7e]{1,2048}$)(?:https:\x2f\x2f(?:[a-z0-9._-]+|\[[0-9a-f.]*:[0-9a-f:.]*\])|http:\x2f\x2f(?:localhost|\[::1\]|127(?:\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}))(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3}))?(?:\x2f[^?#@]*)?$/;
     exports2.MAX_URL_BYTES = 2048;
+    exports2.HOST_STORE_DEFAULTS = Object.freeze({ maxEntries: 1e4, maxBytes: 8388608 });
   }
 });
 
@@ -945,6 +995,7 @@ var require_channel = __commonJS({
     exports2.NO_TIMINGS = Object.freeze({ bodyMs: 0, effectsMs: 0, totalMs: 0 });
     var INTERNAL = Object.freeze({
       method: null,
+      requestId: null,
       name: null,
       status: 500,
       code: -32603,
@@ -961,6 +1012,7 @@ var require_channel = __commonJS({
       const c = core ?? INTERNAL;
       const event = {
         method: c.method,
+        requestId: c.requestId,
         name: c.name,
         status: c.status,
         code: c.code,
@@ -1043,6 +1095,154 @@ var require_introspection_store = __commonJS({
   }
 });
 
+// core/rate-store.js
+var require_rate_store = __commonJS({
+  "core/rate-store.js"(exports2) {
+    "use strict";
+    Object.defineProperty(exports2, "__esModule", { value: true });
+    exports2.RateStore = void 0;
+    var SECONDS = 60;
+    var COUNTER_BYTES = SECONDS * 4 + 320;
+    var BOXED_BYTES = 160;
+    var KEY_BYTES = 3;
+    var COUNTED_NOTHING = Object.freeze({ kind: "counted", count: 0 });
+    var BOXED = Object.freeze({ kind: "boxed" });
+    var PENALIZED = Object.freeze({ kind: "penalized" });
+    var RateStore = class {
+      maxEntries;
+      maxBytes;
+      /**
+       * Tables by name, so that an entry is found without building a key. A name's table stays when
+       * empty: the names are the configuration's (a rate counter and a penalty box).
+       */
+      counters = /* @__PURE__ */ new Map();
+      boxes = /* @__PURE__ */ new Map();
+      oldest;
+      newest;
+      held = 0;
+      boxed = 0;
+      used = 0;
+      constructor(maxEntries, maxBytes) {
+        this.maxEntries = maxEntries;
+        this.maxBytes = maxBytes;
+      }
+      /** Performs `effect` at once, at `at` (the host clock's milliseconds); an in-process store always answers. */
+      perform(effect, at) {
+        if (effect.op === "penalize") {
+          const table = tableOf(this.boxes, effect.penaltyBox);
+          const bytes = KEY_BYTES + effect.penaltyBox.length + effect.entry.length + BOXED_BYTES;
+          const boxed = { kind: "boxed", table, entry: effect.entry, bytes, older: void 0, newer: void 0, until: at + effect.ttlS * 1e3 };
+          this.put(boxed);
+          return PENALIZED;
+        }
+        if (this.boxed !== 0) {
+          const boxed = this.boxes.get(effect.penaltyBox)?.get(effect.entry);
+          if (boxed !== void 0) {
+            if (at < boxed.until) {
+              this.touch(boxed);
+              return BOXED;
+            }
+            this.remove(boxed);
+          }
+        }
+        if (!effect.charge)
+          return COUNTED_NOTHING;
+        const second = Math.floor(at / 1e3);
+        let counter = this.counters.get(effect.rateCounter)?.get(effect.entry);
+        if (counter !== void 0) {
+          this.touch(counter);
+          advance(counter, second);
+        } else {
+          const table = tableOf(this.counters, effect.rateCounter);
+          const bytes = KEY_BYTES + effect.rateCounter.length + effect.entry.length + COUNTER_BYTES;
+          counter = { kind: "counter", table, entry: effect.entry, bytes, older: void 0, newer: void 0, buckets: new Uint32Array(SECONDS), second };
+          this.put(counter);
+        }
+        const { buckets } = counter;
+        let slot = second % SECONDS;
+        buckets[slot]++;
+        let count = 0;
+        for (let n = Math.min(effect.windowS, SECONDS); n > 0; n--) {
+          count += buckets[slot];
+          slot = slot === 0 ? SECONDS - 1 : slot - 1;
+        }
+        return { kind: "counted", count };
+      }
+      /** Entries and bytes held now (expired ones count until used or evicted). */
+      get size() {
+        return { entries: this.held, bytes: this.used };
+      }
+      /** Keeps `e` in its table (in place of what it held there), evicting the least recently used until both bounds hold. */
+      put(e) {
+        const old = e.table.get(e.entry);
+        if (old !== void 0)
+          this.remove(old);
+        e.table.set(e.entry, e);
+        this.link(e);
+        this.held++;
+        if (e.kind === "boxed")
+          this.boxed++;
+        this.used += e.bytes;
+        while (this.oldest !== void 0 && (this.held > this.maxEntries || this.used > this.maxBytes))
+          this.remove(this.oldest);
+      }
+      remove(e) {
+        this.unlink(e);
+        e.table.delete(e.entry);
+        this.held--;
+        if (e.kind === "boxed")
+          this.boxed--;
+        this.used -= e.bytes;
+      }
+      /** A use: `e` becomes the newest. */
+      touch(e) {
+        if (e === this.newest)
+          return;
+        this.unlink(e);
+        this.link(e);
+      }
+      link(e) {
+        e.older = this.newest;
+        e.newer = void 0;
+        if (this.newest === void 0)
+          this.oldest = e;
+        else
+          this.newest.newer = e;
+        this.newest = e;
+      }
+      unlink(e) {
+        if (e.older === void 0)
+          this.oldest = e.newer;
+        else
+          e.older.newer = e.newer;
+        if (e.newer === void 0)
+          this.newest = e.older;
+        else
+          e.newer.older = e.older;
+        e.older = void 0;
+        e.newer = void 0;
+      }
+    };
+    exports2.RateStore = RateStore;
+    function tableOf(tables, name) {
+      let table = tables.get(name);
+      if (table === void 0)
+        tables.set(name, table = /* @__PURE__ */ new Map());
+      return table;
+    }
+    function advance(c, second) {
+      if (second <= c.second)
+        return;
+      if (second - c.second >= SECONDS)
+        c.buckets.fill(0);
+      else
+        for (let s = c.second + 1; s <= second; s++)
+          c.buckets[s % SECONDS] = 0;
+      c.second = second;
+    }
+  }
+});
+
 // core/driver.js
 var require_driver = __commonJS({
   "core/driver.js"(exports2) {
@@ -1056,6 +1256,7 @@ var require_driver = __commonJS({
     var defaults_1 = require_defaults();
     var channel_1 = require_channel();
     var introspection_store_1 = require_introspection_store();
+    var rate_store_1 = require_rate_store();
     var engine_1 = require_engine();
     var perf = globalThis.performance;
     var runtimeNow = perf !== void 0 ? () => perf.now() : () => Date.now();
@@ -1081,7 +1282,9 @@ var require_driver = __commonJS({
       const now = io.now ?? runtimeNow;
       const bounds = resolved.introspectionCache;
       const cache = bounds === void 0 ? {} : { cache: new introspection_store_1.IntrospectionStore(bounds.maxEntries, bounds.maxBytes, now) };
-      return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange, now, ...cache });
+      const limits = resolved.rateLimitStore;
+      const rates = limits === void 0 ? {} : { rates: new rate_store_1.RateStore(limits.maxEntries, limits.maxBytes) };
+      return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange, now, ...cache, ...rates });
     }
     async function drive(host, head, body, departure, sink) {
       const now = host.now ?? runtimeNow;
@@ -1097,7 +1300,7 @@ var require_driver = __commonJS({
       let zeroWaits = 0;
       let yielded = false;
       try {
-        let action = req.head(head.method, head.target, head.headers, now());
+        let action = req.head(head.method, head.target, head.headers, now(), head.client);
         for (; ; ) {
           if (action.kind === "respond") {
             if (!bodyDone)
@@ -1107,6 +1310,13 @@ var require_driver = __commonJS({
             return { response: action, streamed: stream.started, bodyComplete: bodyDone, gone: departure?.gone === true };
           }
           if (action.kind === "perform") {
+            if (action.effect.kind === "rate") {
+              const at = now();
+              action = host.rates === void 0 ? (0, engine_1.internalError)() : req.rate(host.rates.perform(action.effect, at), at);
+              if (channel !== void 0)
+                effectsMs += now() - at;
+              continue;
+            }
             const left = req.timeoutMs(now());
             if (left === 0) {
               action = unfinished(req, now, "deadline");
@@ -2335,9 +2545,12 @@ var require_options = __commonJS({
     exports2.resolveOptions = resolveOptions;
     var errors_1 = require_errors();
     var limits_1 = require_limits();
+    var defaults_1 = require_defaults();
     var artifacts_1 = require_artifacts();
-    var DEFAULT_CACHE_ENTRIES = 1e4;
-    var DEFAULT_CACHE_BYTES = 8 * 1024 * 1024;
+    function storeBounds(o) {
+      const n = (v, fallback) => typeof v === "number" ? v : fallback;
+      return { maxEntries: n(o.maxEntries, defaults_1.HOST_STORE_DEFAULTS.maxEntries), maxBytes: n(o.maxBytes, defaults_1.HOST_STORE_DEFAULTS.maxBytes) };
+    }
     var INTERNAL = /* @__PURE__ */ new Set(["profile"]);
     var SHOWN_KEY = /^[\x20-\x7e]{1,64}$/;
     var IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -2455,6 +2668,7 @@ var require_options = __commonJS({
       let core;
       const limits = { requestBytes: limits_1.DEFAULT_LIMITS.requestBytes, responseBytes: limits_1.DEFAULT_LIMITS.responseBytes, deadlineMs: limits_1.DEFAULT_LIMITS.deadlineMs };
       let introspectionCache;
+      let rateLimitStore;
       for (const key of Object.keys(o)) {
         const value = o[key];
         if (value === void 0)
@@ -2488,10 +2702,13 @@ var require_options = __commonJS({
           }
           if (key === "authorization") {
             const cache = JSON.parse(text)?.cache;
-            if (cache !== void 0 && cache !== null) {
-              const n = (v, fallback) => typeof v === "number" ? v : fallback;
-              introspectionCache = { maxEntries: n(cache.maxEntries, DEFAULT_CACHE_ENTRIES), maxBytes: n(cache.maxBytes, DEFAULT_CACHE_BYTES) };
-            }
+            if (isPlainObject(cache))
+              introspectionCache = storeBounds(cache);
+          }
+          if (key === "rateLimit") {
+            const given = JSON.parse(text);
+            if (isPlainObject(given))
+              rateLimitStore = storeBounds(given);
           }
         }
       }
@@ -2499,7 +2716,14 @@ var require_options = __commonJS({
       if (tools !== void 0)
         members.push(`"tools":${tools.manifestJson}`);
       const requestBytes = limits.requestBytes;
-      return Object.freeze({ configJson: `{${members.join(",")}}`, requestBytes, handlers: tools?.handlers, core, ...introspectionCache === void 0 ? {} : { introspectionCache } });
+      return Object.freeze({
+        configJson: `{${members.join(",")}}`,
+        requestBytes,
+        handlers: tools?.handlers,
+        core,
+        ...introspectionCache === void 0 ? {} : { introspectionCache },
+        ...rateLimitStore === void 0 ? {} : { rateLimitStore }
+      });
     }
   }
 });
@@ -2559,9 +2783,9 @@ var require_handler = __commonJS({
     }
     function createMcpHttpHandler(options) {
       const host = (0, driver_1.createHostCore)((0, options_1.resolveOptions)(options));
-      return { fetch: (request) => serveFetch(host, request) };
+      return { fetch: (request, info) => serveFetch(host, request, info?.clientAddress) };
     }
-    async function serveFetch(host, request) {
+    async function serveFetch(host, request, client) {
       const { departure, detach } = departureOf(request.signal);
       let controller;
       let started = () => void 0;
@@ -2586,7 +2810,7 @@ var require_handler = __commonJS({
           const headers = [];
           request.headers.forEach((value, name) => headers.push(name, value));
           const body = request.body === null ? null : bodySource(request.body);
-          const outcome = await (0, driver_1.drive)(host, { method: request.method, target: url.pathname + url.search, headers }, body, departure, sink);
+          const outcome = await (0, driver_1.drive)(host, { method: request.method, target: url.pathname + url.search, headers, client }, body, departure, sink);
           if (outcome.streamed) {
             controller?.enqueue(outcome.response.body);
             controller?.close();
@@ -2961,14 +3185,14 @@ connection: close\r
         } else
           answer();
       };
-      const handler = (req, res) => {
+      const handler = (req, res, info) => {
         const server = req.socket.server;
         if (server !== void 0 && !attached.has(server)) {
           attached.add(server);
           if (!server.listeners("clientError").includes(clientError))
             server.on("clientError", clientError);
         }
-        const head = { method: req.method ?? "", target: originForm(req.url ?? ""), headers: req.rawHeaders };
+        const head = { method: req.method ?? "", target: originForm(req.url ?? ""), headers: req.rawHeaders, client: info?.clientAddress ?? req.socket.remoteAddress };
         (0, driver_1.drive)(host, head, new NodeBody(req, host.requestBytes), new NodeDeparture(res), new NodeSink(res)).then((outcome) => {
           if (outcome.streamed) {
             res.end(outcome.response.body);
@@ -4576,7 +4800,8 @@ var require_bind = __commonJS({
       "listCacheTtlMs",
       "listCacheScope",
       "serverCard",
-      "fastlyLogEndpoint"
+      "fastlyLogEndpoint",
+      "rateLimit"
     ];
     var NOT_STATIC = {
       path: "path: the static binding serves exactly POST /mcp",
@@ -4641,7 +4866,7 @@ var require_bind = __commonJS({
         handle(ctx) {
           if (!isRecord(ctx) || !(ctx.request instanceof Request))
             return Promise.reject(new errors_2.PulseRouterError("PULSE_ERR_OPTIONS", "handleContext"));
-          return (0, handler_1.serveFetch)(host, ctx.request);
+          return (0, handler_1.serveFetch)(host, ctx.request, ctx.clientAddress);
         },
         nodeListener() {
           if (listener === void 0) {

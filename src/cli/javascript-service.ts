@@ -65,7 +65,9 @@ function entrySource(modulePath: string): string {
     `import { server } from ${JSON.stringify(resolve(modulePath))};`,
     '',
     "// js-compute 3.46 builds `export default { fetch }` but answers 500 at run time: the fetch event it is.",
-    "addEventListener('fetch', (event) => event.respondWith(server.handle({ request: event.request })));",
+    '// The downstream client address, the key of rateLimit\'s budgets per address (which never accumulate',
+    '// here: every request is a fresh instance).',
+    "addEventListener('fetch', (event) => event.respondWith(server.handle({ request: event.request, clientAddress: event.client?.address })));",
     '',
   ].join('\n');
 }

@@ -10,7 +10,8 @@ import { isThenable } from './thenable';
 import { MAX_ZERO_WAITS } from './generated/defaults';
 import { publishRequest, requestChannel } from '../telemetry/channel';
 import { IntrospectionStore } from './introspection-store';
-import { Engine, internalError, type Action, type CacheEntry, type CopyOut, type HandlerEffect, type HttpEffect, type RespondAction } from './engine';
+import { RateStore } from './rate-store';
+import { Engine, internalError, type Action, type CacheEntry, type CopyOut, type HandlerEffect, type HttpEffect, type RateAnswer, type RateEffect, type RespondAction } from './engine';
 
 export type ReadResult =
   | { readonly done: false; readonly chunk: Uint8Array }
@@ -34,6 +35,8 @@ export interface RequestHead {
   readonly target: string;
   /** Flat `[name, value, name, value…]`, the form of Node's `rawHeaders`. */
   readonly headers: readonly string[];
+  /** The client's address (the TCP peer, or what a trusted proxy vouches for), when the host knows it. */
+  readonly client?: string | undefined;
 }
 
 export interface Outcome {
@@ -100,6 +103,14 @@ export interface HostCore {
   readonly now?: Clock;
   /** The introspection cache's store, with `authorization.cache` only. */
   readonly cache?: IntrospectionCache;
+  /** The rate limits' store, with `rateLimit` only. */
+  readonly rates?: RateCounter;
+}
+
+/** Where a host counts for the rate limits: the core decides entries, budgets and replies. */
+export interface RateCounter {
+  /** Performs `effect` at `now` (the host clock's milliseconds). */
+  perform(effect: RateEffect, now: number): RateAnswer;
 }
 
 /** Where a host keeps introspection results: the core decides keys, values and ttls. */
@@ -132,7 +143,9 @@ export function createHostCore(resolved: ResolvedOptions, io: HostIo = {}): Host
   const now = io.now ?? runtimeNow;
   const bounds = resolved.introspectionCache;
   const cache = bounds === undefined ? {} : { cache: new IntrospectionStore(bounds.maxEntries, bounds.maxBytes, now) };
-  return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange, now, ...cache });
+  const limits = resolved.rateLimitStore;
+  const rates = limits === undefined ? {} : { rates: new RateStore(limits.maxEntries, limits.maxBytes) };
+  return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange, now, ...cache, ...rates });
 }
 
 /**
@@ -160,7 +173,7 @@ export async function drive(
   let zeroWaits = 0;
   let yielded = false;
   try {
-    let action: Action = req.head(head.method, head.target, head.headers, now());
+    let action: Action = req.head(head.method, head.target, head.headers, now(), head.client);
     // Each iteration consumes one event; the core's deadline bounds how many can occur.
     for (;;) {
       if (action.kind === 'respond') {
@@ -169,6 +182,14 @@ export async function drive(
         return { response: action, streamed: stream.started, bodyComplete: bodyDone, gone: departure?.gone === true };
       }
       if (action.kind === 'perform') {
+        if (action.effect.kind === 'rate') {
+          // Counted in memory, at once (the core judges the deadline when it takes the answer); a
+          // handler built without a store would lift every limit: it fails the request instead.
+          const at = now();
+          action = host.rates === undefined ? internalError() : req.rate(host.rates.perform(action.effect, at), at);
+          if (channel !== undefined) effectsMs += now() - at;
+          continue;
+        }
         const left = req.timeoutMs(now());
         // Never start an effect once the request's deadline has passed: the core answers it.
         if (left === 0) {

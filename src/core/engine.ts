@@ -71,7 +71,22 @@ export interface HandlerEffect {
  */
 export type ProgressEvent = undefined | { readonly kind: 'first'; readonly head: RespondAction } | { readonly kind: 'next'; readonly bytes: Uint8Array };
 
-export type Effect = HttpEffect | HandlerEffect;
+/**
+ * One operation of the rate limits on the host's store (the core decides the entry, the budget and
+ * what the answer means): `count` looks `entry` up in the penalty box and, when not boxed and
+ * `charge`, counts it once now and reports its count over the last `windowS` seconds; `penalize`
+ * puts it in the penalty box for `ttlS` seconds.
+ */
+export type RateEffect = { readonly kind: 'rate'; readonly rateCounter: string; readonly penaltyBox: string; readonly entry: string } & (
+  | { readonly op: 'count'; readonly windowS: number; readonly charge: boolean }
+  | { readonly op: 'penalize'; readonly ttlS: number }
+);
+
+/** The store's answer to a rate effect; `failed` when it could not answer (the core admits the request). */
+export type RateAnswer = { readonly kind: 'counted'; readonly count: number } | { readonly kind: 'boxed' } | { readonly kind: 'penalized' } | { readonly kind: 'failed' };
+const RATE_ANSWERS: Readonly<Record<RateAnswer['kind'], number>> = { counted: 0, boxed: 1, penalized: 2, failed: 3 };
+
+export type Effect = HttpEffect | HandlerEffect | RateEffect;
 
 export interface PerformAction {
   readonly kind: 'perform';
@@ -88,6 +103,8 @@ const FAULT_CODES: Readonly<Record<HostFault | 'internal', number>> = { bodyInte
 export type HttpFailure = 'unreachable' | 'timedOut';
 const HTTP_FAILURES: Readonly<Record<HttpFailure, number>> = { unreachable: 0, timedOut: 1 };
 
+/** What may stand as the head record's third word: no space, no line break, nothing long. */
+const CLIENT_ADDRESS = /^[0-9A-Za-z.:[\]%_-]{1,64}$/;
 const HTTP_METHODS: ReadonlySet<unknown> = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const CONTINUE: ContinueAction = Object.freeze({ kind: 'continue' });
 const encoder = new TextEncoder();
@@ -178,18 +195,18 @@ function utf8Text(m: Uint8Array, start: number, end: number): string {
   return decoder.decode(m.subarray(start, end));
 }
 
-/** Bytes of the event record's fixed part: twelve `u32` words (`record::event`). */
-const EVENT_FIXED = 48;
+/** Bytes of the event record's fixed part: thirteen `u32` words (`record::event`). */
+const EVENT_FIXED = 52;
 const NULL_LENGTH = 0xffffffff;
 
 function u32At(m: Uint8Array, at: number): number {
   return (m[at]! | (m[at + 1]! << 8) | (m[at + 2]! << 16) | (m[at + 3]! << 24)) >>> 0;
 }
 
-/** The last text read into each of the event's seven string slots, with its bytes. */
-const lastEventTexts = Array.from({ length: 7 }, () => ({ bytes: new Uint8Array(0), text: '' }));
-/** Scratch for one decode: method, name, refusal, protocolVersion, sub, traceparent, tracestate. */
-const eventTexts: (string | null)[] = [null, null, null, null, null, null, null];
+/** The last text read into each of the event's eight string slots, with its bytes. */
+const lastEventTexts = Array.from({ length: 8 }, () => ({ bytes: new Uint8Array(0), text: '' }));
+/** Scratch for one decode: method, name, refusal, protocolVersion, sub, traceparent, tracestate, requestId. */
+const eventTexts: (string | null)[] = [null, null, null, null, null, null, null, null];
 
 /**
  * UTF-8 text of one string slot. Method, name and protocol version repeat from request to request:
@@ -234,6 +251,7 @@ function decodeEvent(m: Uint8Array, start: number, end: number): CoreEvent | und
   const flags = u32At(m, start + 8);
   return {
     method: texts[0] as string | null,
+    requestId: texts[7] as string | null,
     name: texts[1] as string | null,
     status: u32At(m, start),
     code: (flags & 1) !== 0 ? u32At(m, start + 4) | 0 : null,
@@ -292,6 +310,38 @@ function headOf(memory: Uint8Array, start: number, blank: number, ascii: boolean
   return lastHead;
 }
 
+/**
+ * The rate effects decoded last, with their bytes: a caller's requests repeat their effects (the
+ * same entry, counter, window), and comparing a hundred bytes costs less than decoding JSON. Two
+ * slots, tried from the one after the last match: a request counts its address, then its caller.
+ */
+const rateMemo: ({ bytes: Uint8Array; action: PerformAction } | undefined)[] = [undefined, undefined];
+let rateMemoLast = 0;
+
+/** The perform action of the effect at `memory[start, end)`; `undefined` when it is no effect. */
+function performOf(memory: Uint8Array, start: number, end: number): PerformAction | undefined {
+  const len = end - start;
+  for (let n = 1; n <= 2; n++) {
+    const slot = (rateMemoLast + n) % 2;
+    const m = rateMemo[slot];
+    if (m === undefined || m.bytes.length !== len) continue;
+    let i = len - 1;
+    while (i >= 0 && m.bytes[i] === memory[start + i]) i--;
+    if (i < 0) {
+      rateMemoLast = slot;
+      return m.action;
+    }
+  }
+  const effect = decodeEffect(memory.subarray(start, end));
+  if (effect === undefined) return undefined;
+  if (effect.kind !== 'rate') return { kind: 'perform', effect };
+  // Frozen: every later request of the caller gets this very action.
+  const action: PerformAction = Object.freeze({ kind: 'perform', effect: Object.freeze(effect) });
+  rateMemoLast = (rateMemoLast + 1) % 2;
+  rateMemo[rateMemoLast] = { bytes: memory.slice(start, end), action };
+  return action;
+}
+
 /** Reads effect JSON (docs/contracts.md#records) as `record.rs` writes it; `undefined` when it is not one. */
 function decodeEffect(json: Uint8Array): Effect | undefined {
   let e: Record<string, unknown>;
@@ -300,7 +350,13 @@ function decodeEffect(json: Uint8Array): Effect | undefined {
   } catch {
     return undefined;
   }
-  if (typeof e !== 'object' || e === null || typeof e.timeoutMs !== 'number') return undefined;
+  if (typeof e !== 'object' || e === null) return undefined;
+  if (e.kind === 'rate') {
+    const named = typeof e.rateCounter === 'string' && typeof e.penaltyBox === 'string' && typeof e.entry === 'string';
+    const op = (e.op === 'count' && typeof e.windowS === 'number' && typeof e.charge === 'boolean') || (e.op === 'penalize' && typeof e.ttlS === 'number');
+    return named && op ? (e as unknown as RateEffect) : undefined;
+  }
+  if (typeof e.timeoutMs !== 'number') return undefined;
   if (e.kind === 'handler' && typeof e.op === 'string') return e as unknown as HandlerEffect;
   const ok =
     e.kind === 'http' && typeof e.backend === 'string' && HTTP_METHODS.has(e.method) && typeof e.url === 'string' &&
@@ -542,7 +598,7 @@ function memoryOf(core: CoreExports): Uint8Array {
 }
 
 /** The request steps of the C ABI (docs/contracts.md#the-c-abi). */
-type Step = 'head' | 'body' | 'end' | 'abort' | 'tick' | 'httpResponse' | 'httpFailure' | 'cached' | 'handlerOutput' | 'handlerFailure';
+type Step = 'head' | 'body' | 'end' | 'abort' | 'tick' | 'httpResponse' | 'httpFailure' | 'cached' | 'handlerOutput' | 'handlerFailure' | 'rate';
 
 /** Text up to this many UTF-16 units is encoded straight into the core's memory (at most 3 bytes each). */
 const DIRECT_TEXT_MAX = 8192;
@@ -595,9 +651,13 @@ export class CoreRequest {
     private readonly generation: number,
   ) {}
 
-  /** `headers` flat, `[name, value, name, value…]`, as Node's `rawHeaders` already is. */
-  head(method: string, target: string, headers: readonly string[], now: number): Action {
-    let text = `${method} ${target}\r\n`;
+  /**
+   * `headers` flat, `[name, value, name, value…]`, as Node's `rawHeaders` already is. `client` is the
+   * client's address as the host knows it (the rate limits' key per address); the core ignores text
+   * that is no IP address.
+   */
+  head(method: string, target: string, headers: readonly string[], now: number, client?: string): Action {
+    let text = typeof client === 'string' && CLIENT_ADDRESS.test(client) ? `${method} ${target} ${client}\r\n` : `${method} ${target}\r\n`;
     for (let i = 0; i + 1 < headers.length; i += 2) text += `${headers[i]}: ${headers[i + 1]}\r\n`;
     return this.step('head', now, 0, text);
   }
@@ -631,6 +691,11 @@ export class CoreRequest {
   /** The pending introspection answered from the host's fresh entry under its `cacheKey`. */
   cached(value: string, now: number): Action {
     return this.step('cached', now, 0, value);
+  }
+
+  /** The pending rate effect's answer from the host's store. */
+  rate(answer: RateAnswer, now: number): Action {
+    return this.step('rate', now, RATE_ANSWERS[answer.kind], undefined, answer.kind === 'counted' ? answer.count : 0);
   }
 
   /** The entry to keep after an introspection the host performed, once; `undefined` when none. */
@@ -742,7 +807,7 @@ export class CoreRequest {
    * (text: a head one byte per character, handler output as UTF-8 straight from the string), then
    * its answer. A trap poisons the instance. One method, no closure: every request makes several.
    */
-  private step(kind: Step, now: number, arg = 0, input?: Uint8Array | string): Action {
+  private step(kind: Step, now: number, arg = 0, input?: Uint8Array | string, arg2 = 0): Action {
     if (!this.live()) return internalError();
     const core = this.core;
     const req = this.req;
@@ -796,6 +861,9 @@ export class CoreRequest {
         case 'handlerFailure':
           code = core.pulse_request_handler_failure(req, now);
           break;
+        case 'rate':
+          code = core.pulse_request_rate(req, arg, arg2, now);
+          break;
       }
       if (input !== undefined) core.pulse_dealloc(ptr, room);
     } catch {
@@ -828,7 +896,6 @@ export class CoreRequest {
     }
     if (end > memory.length) return this.broken();
     if (code >>> 0 === 1) return decodeReply(memory, ptr, end, this.engine.copyOut) ?? internalError();
-    const effect = decodeEffect(memory.subarray(ptr, end));
-    return effect === undefined ? internalError() : { kind: 'perform', effect };
+    return performOf(memory, ptr, end) ?? internalError();
   }
 }

@@ -123,11 +123,17 @@ export interface McpBindingOptions extends ContextOptions {
   readonly serverCard?: boolean;
   /** The Fastly Native build's log endpoint for request events (`McpHttpOptions.fastlyLogEndpoint`); ignored elsewhere. */
   readonly fastlyLogEndpoint?: string;
+  /** Opt-in rate limits per client address (`McpHttpOptions.rateLimit`; the static binding has no `authorization`, so every caller is its address). */
+  readonly rateLimit?: McpHttpOptions['rateLimit'];
 }
 
-/** The Pulse request context `handle` receives; only `request` is read. */
+/**
+ * The Pulse request context `handle` receives: the request, and the client's IP address where the
+ * runtime knows it (the key of `rateLimit`'s budgets; see `McpClientInfo`).
+ */
 export interface PulseRequestContext {
   readonly request: Request;
+  readonly clientAddress?: string;
 }
 
 export interface McpBinding {
@@ -159,6 +165,7 @@ const CORE_KEYS = [
   'listCacheScope',
   'serverCard',
   'fastlyLogEndpoint',
+  'rateLimit',
 ];
 /** Host adapter options the static binding does not have, and why. */
 const NOT_STATIC: Readonly<Record<string, string>> = {
@@ -238,7 +245,7 @@ export function mcp(options: McpBindingOptions): McpBinding {
   return Object.freeze({
     handle(ctx: PulseRequestContext): Promise<Response> {
       if (!isRecord(ctx) || !(ctx.request instanceof Request)) return Promise.reject(new PulseRouterError('PULSE_ERR_OPTIONS', 'handleContext'));
-      return serveFetch(host, ctx.request);
+      return serveFetch(host, ctx.request, ctx.clientAddress);
     },
     nodeListener(): McpNodeHandler {
       if (listener === undefined) {

@@ -15,6 +15,8 @@ export const REQUEST_CHANNEL = 'pulse-mcp:request';
 export interface McpRequestEvent {
   /** The JSON-RPC method; `null` when the body had none (refused before, or not JSON-RPC). */
   readonly method: string | null;
+  /** The JSON-RPC `id` as text (a string's value, a number as written); `null` for a notification or a null id. */
+  readonly requestId: string | null;
   /** The tool or prompt name, or the resource URI; `null` for other methods. */
   readonly name: string | null;
   /** The HTTP status sent. */
@@ -103,6 +105,7 @@ export const NO_TIMINGS: Timings = Object.freeze({ bodyMs: 0, effectsMs: 0, tota
 /** The core's part when it has none (its instance broke): the host's own 500. */
 const INTERNAL: CoreEvent = Object.freeze({
   method: null,
+  requestId: null,
   name: null,
   status: 500,
   code: -32603,
@@ -122,6 +125,7 @@ export function publishRequest(channel: Channel, core: CoreEvent | undefined, t:
   // One literal, every member in the documented order: every event has the same shape.
   const event: McpRequestEvent = {
     method: c.method,
+    requestId: c.requestId,
     name: c.name,
     status: c.status,
     code: c.code,

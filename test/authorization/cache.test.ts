@@ -2,7 +2,8 @@
 // Node/Fetch hosts' store: a scripted issuer, a host clock and a wall clock the rows move together.
 // Each step asserts the reply's status and whether the issuer was asked.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHostCore, drive, type BodySource, type HttpResult } from '../../src/core/driver';
+import { createHostCore, drive, type HttpResult } from '../../src/core/driver';
+import { bodyOf } from '../support/body';
 import { IntrospectionStore } from '../../src/core/introspection-store';
 import { resolveOptions } from '../../src/options';
 import { statusBehindIssuer } from '../support/authorization';
@@ -107,15 +108,6 @@ const rows: Row[] = [
 const encoder = new TextEncoder();
 const LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } });
 
-function bodyOf(text: string): BodySource {
-  let sent = false;
-  const next = () => {
-    if (sent) return { done: true } as const;
-    sent = true;
-    return { done: false, chunk: encoder.encode(text) } as const;
-  };
-  return { read: async () => next(), poll: next, cancel: () => undefined };
-}
 
 beforeAll(() => void vi.useFakeTimers({ toFake: ['Date'] }));
 afterAll(() => void vi.useRealTimers());

@@ -55,6 +55,14 @@ describe('the static profile: a module exporting server = mcp({...})', () => {
     expect(cfg.limits).toEqual({ ...STATIC_LIMITS, requestBytes: 16384, responseBytes: 20000, toolResultBytes: 20000 });
   }, 60_000);
 
+  it('carries rateLimit into the service, checked by the core against the router', async () => {
+    const mod = edgeModule('limited.mjs', [PING, "export const server = mcp({ router: tools, serverInfo: { name: 'ping', version: '1' }, rateLimit: { toolCalls: { limit: 30, window: 10, tools: { ping: { limit: 5 } } }, rateCounter: 'mcp_calls' } });"]);
+    const cfg = JSON.parse(await configOf(mod));
+    expect(cfg.rateLimit).toEqual({ toolCalls: { limit: 30, window: 10, tools: { ping: { limit: 5 } } }, rateCounter: 'mcp_calls' });
+    const unknown = edgeModule('limited-unknown.mjs', [PING, "export const server = mcp({ router: tools, serverInfo: { name: 'ping', version: '1' }, rateLimit: { toolCalls: { limit: 30, tools: { pong: { limit: 5 } } } } });"]);
+    await expect(configOf(unknown).then((json) => Engine.create(json))).rejects.toThrow('rateLimit.toolCalls.tools: names a tool the router does not declare');
+  }, 60_000);
+
   it('refuses a raise of a ceiling, as mcp() does', async () => {
     const mod = edgeModule('raised.mjs', [PING, "export const server = mcp({ router: tools, serverInfo: { name: 'ping', version: '1' }, limits: { requestBytes: 65536 } });"]);
     await expect(configOf(mod)).rejects.toMatchObject({
@@ -64,7 +72,7 @@ describe('the static profile: a module exporting server = mcp({...})', () => {
   }, 60_000);
 
   it.each([
-    ['an option the build does not read', "export const server = mcp({ router: tools, serverInfo: { name: 'p', version: '1' }, allowedOrigins: ['https://a.example'] });", 'the mcp() option allowedOrigins is not part of a built binding; a build reads router, serverInfo, legacyProtocol, limits, fastlyLogEndpoint'],
+    ['an option the build does not read', "export const server = mcp({ router: tools, serverInfo: { name: 'p', version: '1' }, allowedOrigins: ['https://a.example'] });", 'the mcp() option allowedOrigins is not part of a built binding; a build reads router, serverInfo, legacyProtocol, limits, fastlyLogEndpoint, rateLimit'],
     ['a computed option', "const n = () => 1024;\nexport const server = mcp({ router: tools, serverInfo: { name: 'p', version: '1' }, limits: { requestBytes: n() } });", 'a call of n; the lowerer runs no application code'],
     ['a server not made by mcp()', "const make = () => ({});\nexport const server = make();", 'binds no router with mcp(): the Native service is the module\'s `export const server = mcp({ router, serverInfo })`'],
   ])('refuses %s', async (_what, line, message) => {

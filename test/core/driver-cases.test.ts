@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { drive, type BodySource, type Departure, type HostCore, type HttpResult, type ReadResult } from '../../src/core/driver';
-import { Engine } from '../../src/core/engine';
+import { Engine, type RateAnswer } from '../../src/core/engine';
 import type { McpHandlerOutcome, McpHandlerRunner } from '../../src/options';
 
 interface BodyEvent {
@@ -42,11 +42,17 @@ interface Case {
   readonly authorized?: true;
   /** The host's introspection store holds this fresh value under whatever key the effect names. */
   readonly cached?: string;
+  /** Runs with the top-level `rateLimit` added to the configuration. */
+  readonly rateLimited?: true;
+  /** The client's address the host reports. */
+  readonly client?: string;
+  /** The rate store's answers, in order. */
+  readonly rate?: readonly ({ counted: number } | { boxed: true } | { penalized: true } | { failed: true })[];
   /** One expectation, or one per driver where they differ (with the reason in `why`). */
   readonly expect: Expected | { readonly rust: Expected; readonly ts: Expected; readonly why: string };
 }
 
-const spec = JSON.parse(readFileSync(path.resolve(__dirname, '../../spec/driver-cases.json'), 'utf8')) as { config: object; authorization: unknown; cases: Case[] };
+const spec = JSON.parse(readFileSync(path.resolve(__dirname, '../../spec/driver-cases.json'), 'utf8')) as { config: object; authorization: unknown; rateLimit: unknown; cases: Case[] };
 const encoder = new TextEncoder();
 
 /** Runs one case; the clock's origin is the fake timers' time at the start. */
@@ -93,6 +99,7 @@ async function run(engine: Engine, c: Case): Promise<{ status: number; close: bo
 
   const http = c.http;
   const handler = c.handler;
+  const rates = [...(c.rate ?? [])];
   const handlers: McpHandlerRunner | undefined =
     handler === undefined
       ? undefined
@@ -121,11 +128,21 @@ async function run(engine: Engine, c: Case): Promise<{ status: number; close: bo
       },
       set: (entry) => void events.push(`cache store ${entry.value} for ${entry.ttlMs} ms`),
     },
+    rates: {
+      perform: (effect) => {
+        const op = effect.op === 'count' ? `count ${effect.windowS} ${effect.charge ? 'charge' : 'peek'}` : `penalize ${effect.ttlS}`;
+        events.push(`rate ${effect.rateCounter} ${effect.penaltyBox} ${effect.entry} ${op} at ${clock()}`);
+        const a = rates.shift();
+        expect(a, 'a rate answer for every rate effect').toBeDefined();
+        const answer: RateAnswer = 'counted' in a! ? { kind: 'counted', count: a.counted } : 'boxed' in a! ? { kind: 'boxed' } : 'penalized' in a! ? { kind: 'penalized' } : { kind: 'failed' };
+        return answer;
+      },
+    },
   };
 
   const flat = c.head.headers.flatMap(([name, value]) => [name, value]);
   let settled = false;
-  const outcome = drive(host, { method: c.head.method, target: c.head.target, headers: flat }, body, departure).finally(() => {
+  const outcome = drive(host, { method: c.head.method, target: c.head.target, headers: flat, ...(c.client === undefined ? {} : { client: c.client }) }, body, departure).finally(() => {
     settled = true;
   });
   // Each step fires the next timer: a script has a handful, so this bound is never reached.
@@ -136,8 +153,10 @@ async function run(engine: Engine, c: Case): Promise<{ status: number; close: bo
 }
 
 describe('the driver cases (spec/driver-cases.json), through the TypeScript driver', () => {
-  const engine = Engine.create(JSON.stringify(spec.config));
-  const authorized = Engine.create(JSON.stringify({ ...spec.config, authorization: spec.authorization }));
+  // Cases marked `authorized` run with the top-level `authorization`, `rateLimited` with its `rateLimit`.
+  const engines = [false, true].flatMap((limited) =>
+    [false, true].map((authorized) => Engine.create(JSON.stringify({ ...spec.config, ...(authorized ? { authorization: spec.authorization } : {}), ...(limited ? { rateLimit: spec.rateLimit } : {}) }))),
+  );
 
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
@@ -148,7 +167,7 @@ describe('the driver cases (spec/driver-cases.json), through the TypeScript driv
 
   it.each(spec.cases.map((c) => [c.name, c] as const))('%s', async (_, c) => {
     const want = 'ts' in c.expect ? c.expect.ts : c.expect;
-    const got = await run(c.authorized === true ? authorized : engine, c);
+    const got = await run(engines[Number(c.authorized === true) + 2 * Number(c.rateLimited === true)]!, c);
     expect({ status: got.status, close: got.close, body: new TextDecoder().decode(got.body), events: got.events, gone: got.gone }).toEqual({
       status: want.status,
       close: want.close,

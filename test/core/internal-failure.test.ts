@@ -41,6 +41,7 @@ function wat(head: string, output = '(i32.const 0)'): string {
   (func (export "pulse_engine_service_names") (param i32) (result i32) (i32.const 0))
   (func (export "pulse_request_cached") (param i32 i32 i32 f64) (result i32) (unreachable))
   (func (export "pulse_request_cache_entry") (param i32) (result i32) (unreachable))
+  (func (export "pulse_request_rate") (param i32 i32 i32 f64) (result i32) (unreachable))
   (func (export "pulse_output_ptr") (param i32) (result i32) (i32.const 4096))
   (func (export "pulse_output_len") (param i32) (result i32) ${output})
   (func (export "pulse_request_free") (param i32))

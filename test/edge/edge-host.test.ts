@@ -2,8 +2,7 @@
 // line, the ABI's `unsupported` status for every call it does not implement, import checks, the
 // wall-clock limit on a guest that never finishes, and the Native binary's streaming body reads.
 // Guests are assembled from WebAssembly text with binaryen's wasm-as (installed with the toolchain).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { checkImports } from '../../src/cli/compute-host/compute-module.mjs';
 import { envelope, modernHeaders } from '../support/fixtures';
 import { serviceConfig } from '../../src/cli/service-module';
 import { buildNative } from '../support/viceroy';
+import { assemble } from '../support/wat';
 
 const ROOT = resolve(__dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'pulse-host-test-'));
@@ -37,15 +37,6 @@ function tomlFile(text: string): string {
   return p;
 }
 
-function assemble(wat: string): Uint8Array<ArrayBuffer> {
-  const src = join(dir, `g-${Math.random().toString(36).slice(2)}.wat`);
-  writeFileSync(src, wat);
-  const out = src.replace(/\.wat$/, '.wasm');
-  const wasmAs = existsSync('/usr/bin/wasm-as') ? '/usr/bin/wasm-as' : join(ROOT, 'node_modules', '.bin', 'wasm-as');
-  const r = spawnSync(wasmAs, [src, '-o', out], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return new Uint8Array(readFileSync(out));
-}
 
 /** A guest that answers with status 600 + the status code an import returned. */
 const reporter = (importDecl: string, call: string) => `(module
@@ -108,41 +99,41 @@ describe('command line', () => {
   });
 
   it('binds loopback only', async () => {
-    await expect(startHost({ wasm: assemble('(module (memory (export "memory") 1) (func (export "_start")))'), toml: tomlFile(TOML), addr: '0.0.0.0:0' })).rejects.toMatchObject({ code: 'ADDR_NOT_LOOPBACK' });
+    await expect(startHost({ wasm: assemble(dir, '(module (memory (export "memory") 1) (func (export "_start")))'), toml: tomlFile(TOML), addr: '0.0.0.0:0' })).rejects.toMatchObject({ code: 'ADDR_NOT_LOOPBACK' });
   });
 });
 
 describe('hostcalls', () => {
   it('answers unsupported (5) for a call it does not implement', async () => {
-    const wasm = assemble(reporter('(import "fastly_geo" "lookup" (func $x (param i32 i32 i32 i32 i32) (result i32)))', '(call $x (i32.const 0) (i32.const 4) (i32.const 16) (i32.const 64) (i32.const 80))'));
+    const wasm = assemble(dir, reporter('(import "fastly_geo" "lookup" (func $x (param i32 i32 i32 i32 i32) (result i32)))', '(call $x (i32.const 0) (i32.const 4) (i32.const 16) (i32.const 64) (i32.const 80))'));
     expect(await statusOf(wasm)).toBe(605);
   });
 
   it('reads a declared config store and reports a missing key as none (10)', async () => {
     const open = '(import "fastly_config_store" "open" (func $open (param i32 i32 i32) (result i32))) (import "fastly_config_store" "get" (func $get (param i32 i32 i32 i32 i32 i32) (result i32)))';
     const hit = '(block (result i32) (drop (call $open (i32.const 200) (i32.const 8) (i32.const 300))) (call $get (i32.load (i32.const 300)) (i32.const 220) (i32.const 8) (i32.const 400) (i32.const 64) (i32.const 304)))';
-    expect(await statusOf(assemble(reporter(open, hit)))).toBe(600);
+    expect(await statusOf(assemble(dir, reporter(open, hit)))).toBe(600);
     const miss = '(block (result i32) (drop (call $open (i32.const 200) (i32.const 8) (i32.const 300))) (call $get (i32.load (i32.const 300)) (i32.const 220) (i32.const 4) (i32.const 400) (i32.const 64) (i32.const 304)))';
-    expect(await statusOf(assemble(reporter(open, miss)))).toBe(610);
+    expect(await statusOf(assemble(dir, reporter(open, miss)))).toBe(610);
     const noStore = '(call $open (i32.const 220) (i32.const 8) (i32.const 300))';
-    expect(await statusOf(assemble(reporter(open, noStore)))).toBe(603);
+    expect(await statusOf(assemble(dir, reporter(open, noStore)))).toBe(603);
   });
 
   it('refuses a send to an undeclared backend with inval (2)', async () => {
     const decl = '(import "fastly_http_req" "new" (func $qnew (param i32) (result i32))) (import "fastly_http_req" "send_async" (func $sa (param i32 i32 i32 i32 i32) (result i32))) (import "fastly_http_body" "new" (func $b2 (param i32) (result i32)))';
     const call = '(block (result i32) (drop (call $qnew (i32.const 300))) (drop (call $b2 (i32.const 304))) (call $sa (i32.load (i32.const 300)) (i32.load (i32.const 304)) (i32.const 220) (i32.const 8) (i32.const 308)))';
-    expect(await statusOf(assemble(reporter(decl, call)))).toBe(602);
+    expect(await statusOf(assemble(dir, reporter(decl, call)))).toBe(602);
   });
 
   it('checks that a module imports only fastly_* and WASI', () => {
-    const foreign = new WebAssembly.Module(assemble('(module (import "env" "f" (func)) (memory (export "memory") 1) (func (export "_start")))'));
+    const foreign = new WebAssembly.Module(assemble(dir, '(module (import "env" "f" (func)) (memory (export "memory") 1) (func (export "_start")))'));
     expect(() => checkImports(foreign)).toThrow(expect.objectContaining({ code: 'FOREIGN_IMPORT' }));
-    const reactor = new WebAssembly.Module(assemble('(module (memory (export "memory") 1))'));
+    const reactor = new WebAssembly.Module(assemble(dir, '(module (memory (export "memory") 1))'));
     expect(() => checkImports(reactor)).toThrow(expect.objectContaining({ code: 'NOT_A_COMMAND' }));
   });
 
   it('stops a guest that never finishes at the wall-clock limit and keeps serving', async () => {
-    const spin = assemble('(module (memory (export "memory") 1) (func (export "_start") (loop $l (br $l))))');
+    const spin = assemble(dir, '(module (memory (export "memory") 1) (func (export "_start") (loop $l (br $l))))');
     const h = await startHost({ wasm: spin, toml: tomlFile(TOML), addr: '127.0.0.1:0', workers: 1, requestTimeoutMs: 400 });
     try {
       const t = Date.now();

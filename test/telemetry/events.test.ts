@@ -170,6 +170,42 @@ describe('trace context from _meta', () => {
     expect(span.attributes['pulse_mcp.refusal']).toBe(event.refusal);
   });
 
+  it('the request id: the event carries it as text and the span as jsonrpc.request.id; a notification has none', async () => {
+    const [, make] = forms[0];
+    const send = await make();
+    for (const [idText, want] of [['7', '7'], ['"call-☃"', 'call-☃'], ['1e3', '1e3'], ['null', null]] as const) {
+      exporter.reset();
+      const r = call('echo');
+      const { event } = await exchange(send, { ...r, body: r.body.replace('"id":1', `"id":${idText}`) });
+      expect(event.requestId).toBe(want);
+      const [span] = exporter.getFinishedSpans();
+      expect(span.attributes['jsonrpc.request.id']).toBe(want ?? undefined);
+    }
+    exporter.reset();
+    const n = call('echo');
+    const { event } = await exchange(send, { ...n, body: n.body.replace('"id":1,', '') });
+    expect([event.status, event.requestId]).toEqual([202, null]);
+    expect(exporter.getFinishedSpans()[0]!.attributes['jsonrpc.request.id']).toBeUndefined();
+  });
+
+  it('a rate-limited call is the refusal rate_limited on the event and the span', async () => {
+    const limitedBinding = mcp({ router, serverInfo: SERVER_INFO, rateLimit: { toolCalls: { limit: 1 } } });
+    const send: Send = async (r) => {
+      const res = await limitedBinding.handle({ request: new Request('http://127.0.0.1/mcp', { method: 'POST', headers: r.headers, body: r.body }), clientAddress: '203.0.113.5' });
+      return { status: res.status, text: await res.text() };
+    };
+    await exchange(send, call('echo'));
+    exporter.reset();
+    const { reply, event } = await exchange(send, call('echo', META, 2));
+    expect(reply.status).toBe(429);
+    expect(event).toMatchObject({ method: 'tools/call', requestId: '2', name: 'echo', status: 429, code: -32023, refusal: 'rate_limited' });
+    const [span] = exporter.getFinishedSpans();
+    expect(span.attributes).toMatchObject({ 'pulse_mcp.refusal': 'rate_limited', 'error.type': '-32023', 'jsonrpc.request.id': '2', 'http.response.status_code': 429 });
+    const n = call('echo');
+    const { event: notified } = await exchange(send, { ...n, body: n.body.replace('"id":1,', '') });
+    expect(notified).toMatchObject({ status: 429, requestId: null, code: null, refusal: 'rate_limited' });
+  });
+
   for (const bad of [
     '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01',
     '00-00000000000000000000000000000000-00f067aa0ba902b7-01',

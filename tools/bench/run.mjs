@@ -22,6 +22,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { GROUP as COLD_GROUP, LISTENER as COLD_LISTENER, NODE_HOST as COLD_NODE_HOST } from './extra/cold.mjs';
+import { AUTHORIZED, CACHED, LIMITED, RATE_LIMITED } from './extra/hops.mjs';
+import { RATE_LIMITED as VICEROY_RATE_LIMITED } from './extra/viceroy.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DURATION = Number(process.env.BENCH_DURATION_SEC ?? 5);
@@ -389,7 +391,9 @@ const targets = {
   'request event, nothing subscribed, × no telemetry µs/request': { bound: 1.03, floor: false, measured: row('nothing subscribed')?.ratio },
   'request event, a subscriber, × no telemetry µs/request': { bound: 1.1, floor: false, measured: row('no-op subscriber')?.ratio },
   'Viceroy authorized, introspection cache warm, × unauthorized req/s (32 connections)': { bound: 0.8, floor: true, measured: viceroyRatio('Viceroy authorized server/discover') },
-  'authorized, introspection cache warm, × unauthorized req/s': { bound: 0.8, floor: true, measured: row('Pulse Node host, catalog-backed tool, authorization, introspection cache warm')?.ratio },
+  'authorized, introspection cache warm, × unauthorized req/s': { bound: 0.8, floor: true, measured: row(CACHED, AUTHORIZED)?.ratio },
+  'authorized with a rate limit, × without req/s': { bound: 0.95, floor: true, measured: row(LIMITED, RATE_LIMITED)?.ratio },
+  'Viceroy authorized with a rate limit, × without req/s (32 connections)': { bound: 0.95, floor: true, measured: viceroyRatio(VICEROY_RATE_LIMITED) },
   'edge Native main.wasm (bytes)': { bound: 300_000, floor: false, measured: row('Native main.wasm size')?.value },
   'Viceroy server/discover, × bare Compute req/s (32 connections)': { bound: 0.8, floor: true, measured: viceroyRatio('Viceroy server/discover') },
   'Viceroy static tool, × bare Compute req/s (32 connections)': { bound: 0.8, floor: true, measured: viceroyRatio('Viceroy tools/call static') },

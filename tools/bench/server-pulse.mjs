@@ -7,6 +7,8 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchRouter } from './bench-router.mjs';
+import { echoArtifacts } from './echo-catalog.mjs';
+import { UNREACHED_RATE_LIMIT } from './rate-limit.mjs';
 
 const require = createRequire(import.meta.url);
 const dist = resolve(process.env.PULSE_DIST ?? fileURLToPath(new URL('../../dist/cjs', import.meta.url)));
@@ -16,38 +18,27 @@ const options = { serverInfo: { name: 'bench', version: '1.0.0' } };
 // `catalog <port>`: `echo` as a catalog-backed tool of the upstream's `/rpc`. `authz <port>`: the
 // same tool behind `authorization`, every request introspected at the upstream; `authz-cache`: the
 // same with `authorization.cache` (after the first request every token is answered from the cache);
-// `authz-off`: the same tool without it. `artifacts`: prints that tool's compiled artifacts and exits;
+// `authz-cache-limited`: that with a `rateLimit` never reached (rate-limit.mjs); `authz-off`: the
+// same tool without authorization. `artifacts`: prints that tool's compiled artifacts and exits;
 // with BENCH_CATALOG_ARTIFACTS=<that JSON file> the servers load them instead of compiling, as a
 // deployed host does (the cold-start rows).
-function artifacts() {
-  // The package's modules one by one (not its entries' bundle): routerDefinition knows the routers
-  // of its own module graph only.
-  const { EntityRouter, codec } = require(join(dist, 'router', 'index.js'));
-  const { handlers } = require(join(dist, 'handlers', 'index.js'));
-  const input = codec.object({ text: codec.string({ maxLength: 64 }) });
-  const output = codec.object({ text: codec.string() });
-  const router = new EntityRouter('bench').operation('echo', { description: 'Echo', input, output, handler: handlers.static({ text: 'hello' }) });
-  const { compileRouter } = require(join(dist, 'compiler', 'index.js'));
-  const { routerDefinition } = require(join(dist, 'router', 'router.js'));
-  const { catalog, schemaRegistry } = compileRouter(routerDefinition(router));
-  return { catalog, schemas: schemaRegistry };
-}
 if (process.argv[2] === 'artifacts') {
-  process.stdout.write(`${JSON.stringify(artifacts())}\n`);
+  process.stdout.write(`${JSON.stringify(echoArtifacts(dist))}\n`);
   process.exit(0);
 }
 const upstream = `http://127.0.0.1:${process.argv[3]}`;
-if (['catalog', 'authz', 'authz-cache', 'authz-off'].includes(process.argv[2])) {
+if (['catalog', 'authz', 'authz-cache', 'authz-cache-limited', 'authz-off'].includes(process.argv[2])) {
   const file = process.env.BENCH_CATALOG_ARTIFACTS;
-  const { catalog, schemas } = file ? JSON.parse(readFileSync(file, 'utf8')) : artifacts();
+  const { catalog, schemas } = file ? JSON.parse(readFileSync(file, 'utf8')) : echoArtifacts(dist);
   options.tools = { catalog, schemas, routerId: 'bench', target: 'node-javascript', endpoint: `${upstream}/rpc` };
-  if (process.argv[2] === 'authz' || process.argv[2] === 'authz-cache') {
+  if (process.argv[2].startsWith('authz') && process.argv[2] !== 'authz-off') {
     options.authorization = {
       resource: 'http://127.0.0.1:1/mcp', issuer: upstream, introspectionEndpoint: `${upstream}/introspect`,
       clientId: 'bench', clientSecret: 'bench-secret', scopes: ['mcp:access'], operations: { echo: [] }, allowInsecureLoopback: true,
-      ...(process.argv[2] === 'authz-cache' ? { cache: { maxAgeMs: 60_000 } } : {}),
+      ...(process.argv[2].startsWith('authz-cache') ? { cache: { maxAgeMs: 60_000 } } : {}),
     };
   }
+  if (process.argv[2] === 'authz-cache-limited') options.rateLimit = UNREACHED_RATE_LIMIT;
 }
 let listener;
 if (process.argv[2] === 'binding') {

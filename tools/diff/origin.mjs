@@ -43,22 +43,27 @@ function rpc(req, body, send, res, token) {
 
 /**
  * A scripted RFC 7662 endpoint: client_secret_basic for `authz.client`, then claims for the
- * tokens `authz.tokens` grants, `{"active":false}` for any other, a 500 for `diff-error` and a
- * body that is not JSON for `diff-notjson`.
+ * tokens `authz.tokens` grants (its scopes, with the `sub` 'diff-user' unless the token names its
+ * own), `{"active":false}` for any other, a 500 for `diff-error` and a body that is not JSON for
+ * `diff-notjson`. Every token asked about is counted in `asked`.
  */
-function introspect(req, body, send, authz) {
+function introspect(req, body, send, authz, asked) {
   const basic = `Basic ${Buffer.from(`${authz.client.id}:${authz.client.secret}`).toString('base64')}`;
   if (req.headers.authorization !== basic) return send(401, json({ error: 'invalid_client' }));
   const token = new URLSearchParams(body).get('token');
+  asked.set(token, (asked.get(token) ?? 0) + 1);
   if (token === 'diff-error') return send(500, json({ error: 'server_error' }));
   if (token === 'diff-notjson') return send(200, Buffer.from('<html>not json</html>'), 'text/html');
-  const scope = authz.tokens[token];
-  if (scope === undefined) return send(200, json({ active: false }));
+  const grant = Object.hasOwn(authz.tokens, token) ? authz.tokens[token] : undefined;
+  if (grant === undefined) return send(200, json({ active: false }));
+  const { scope, sub } = typeof grant === 'string' ? { scope: grant, sub: 'diff-user' } : grant;
   const exp = Math.floor(Date.now() / 1000) + 600;
-  return send(200, json({ active: true, iss: authz.issuer, aud: [authz.resource], exp, sub: 'diff-user', scope, token_type: 'Bearer', client_id: 'diff-client' }));
+  return send(200, json({ active: true, iss: authz.issuer, aud: [authz.resource], exp, sub, scope, token_type: 'Bearer', client_id: 'diff-client' }));
 }
 
+/** Serves the origin on `port`; `introspections(token)` answers how often the issuer was asked about `token` (the rate-limit rows read it). */
 export function startOrigin(port, backendToken, authz) {
+  const asked = new Map();
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -76,7 +81,7 @@ export function startOrigin(port, backendToken, authz) {
         res.end(bytes);
       };
       if (path === '/rpc') return rpc(req, body, send, res, backendToken);
-      if (path === '/introspect') return introspect(req, body, send, authz);
+      if (path === '/introspect') return introspect(req, body, send, authz, asked);
       switch (path) {
         case '/fast':
         case '/get':
@@ -120,6 +125,8 @@ export function startOrigin(port, backendToken, authz) {
   });
   return new Promise((ok, fail) => {
     server.once('error', fail);
-    server.listen(port, '127.0.0.1', () => ok({ port, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) }));
+    server.listen(port, '127.0.0.1', () =>
+      ok({ port, introspections: (token) => asked.get(token) ?? 0, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) }),
+    );
   });
 }

@@ -13,7 +13,11 @@
  * — comparing status, content-type, cache-control, allow, www-authenticate and the body bytes.
  * Differences not in tools/diff/allowlist.json (each with a justification) fail the run, and so do a
  * target that does not answer (never agreement, even when another target is silent too) and a
- * target whose build is stale and cannot be rebuilt. `PULSE_TEST_PORT_BASE` moves the backend ports.
+ * target whose build is stale and cannot be rebuilt. Then the rate-limit rows (./rate-limit.ts, run
+ * by ./rate-limit-run.ts): sequences of requests on fresh servers of the first four targets, each
+ * step held to its exact answer (on Viceroy, whose rate counters never count, the unlimited answer
+ * and the hostcalls its trace shows), and the configuration refusals on every host and the Native
+ * build. `PULSE_TEST_PORT_BASE` moves the backend ports.
  * Written for reading afterwards: .test-results/diff-observed.json (what each target answered, per
  * case) and .test-results/diff-evidence.json (per router and operation, the targets that answered
  * its calls alike with the reference: what `pulse-mcp build --evidence` reads, src/compiler/evidence.ts).
@@ -24,8 +28,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import { createMcpNodeHandler } from '../../src/node';
 import { resolveOptions } from '../../src/options';
-import net from 'node:net';
-import { encodeRequest, parseResponse, type RawRequest, type RawResponse } from '../../test/support/raw-http';
+import { encodeRequest, type RawRequest } from '../../test/support/raw-http';
+import { exchange } from './exchange';
 import { buildCorpus, type Case } from './corpus';
 import { profileOptions } from './profiles';
 import { staticCases, staticProfiles, type StaticCase } from './static-profiles';
@@ -42,6 +46,8 @@ import { targetRefusal, type Target } from '../../src/compiler/types';
 import { calledOperation } from './evidence';
 import { count, evidenceOf, evidenceReport, type Served } from '../../src/cli/diff/evidence-report';
 import { answerOf, COMPARED, type Field } from '../../src/cli/diff/compare';
+import { RATE_LIMIT_PROFILES, originTokens } from './rate-limit';
+import { RATE_LIMIT_TARGETS, runRateLimits, selectedRows } from './rate-limit-run';
 
 /** Every answer is compared with this target's. */
 const REFERENCE: Target = 'node-javascript';
@@ -157,40 +163,6 @@ function toRaw(c: Case): { req: RawRequest; stallAfterBytes?: number } {
   return { req, stallAfterBytes: r.stall ? encodeRequest(req).length - 5 : undefined };
 }
 
-/** One request on a fresh connection; done at the complete response (workerd keeps the socket open). */
-function exchange(port: number, req: RawRequest, timeoutMs: number, stallAfterBytes: number | undefined): Promise<RawResponse | null> {
-  const bytes = encodeRequest(req);
-  return new Promise((resolve) => {
-    const sock = net.connect({ host: '127.0.0.1', port });
-    let buf = Buffer.alloc(0);
-    let done = false;
-    const finish = (r: RawResponse | null) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      sock.destroy();
-      resolve(r);
-    };
-    const tryParse = (ended: boolean) => {
-      try {
-        return parseResponse(buf, ended, req.method);
-      } catch {
-        return null;
-      }
-    };
-    const timer = setTimeout(() => finish(tryParse(true)), timeoutMs);
-    sock.on('connect', () => sock.write(stallAfterBytes === undefined ? bytes : bytes.subarray(0, stallAfterBytes)));
-    sock.on('data', (d: Buffer) => {
-      buf = Buffer.concat([buf, d]);
-      const r = tryParse(false);
-      if (r) finish(r);
-    });
-    // Writes may fail once the server answered early; what was read still counts.
-    sock.on('error', () => undefined);
-    sock.on('close', () => finish(tryParse(true)));
-  });
-}
-
 async function observe(port: number, c: Case): Promise<Observed> {
   const { req, stallAfterBytes } = toRaw(c);
   const t = performance.now();
@@ -219,6 +191,9 @@ async function main() {
   const options = { ...profileOptions(), ...Object.fromEntries(Object.entries(statics).map(([p, s]) => [p, s.options])) };
   const profiles = [...new Set(corpus.map((c) => c.profile))];
   for (const p of profiles) if (!(p in options)) throw new Error(`corpus names unknown profile ${p}`);
+  // The rate-limit rows: sequences on servers of their own (./rate-limit-run.ts), and refusals.
+  const rateRows = selectedRows(only);
+  const rateProfiles = [...new Set(rateRows.sequences.map(([, s]) => s.profile))];
   const allow: AllowEntry[] = JSON.parse(readFileSync(join(ROOT, 'tools', 'diff', 'allowlist.json'), 'utf8')).entries;
   for (const e of allow) if (typeof e.justification !== 'string' || e.justification.length < 20) throw new Error(`allow-list entry for ${e.case} lacks a justification`);
   for (const e of allow) for (const t of e.targets) {
@@ -227,7 +202,7 @@ async function main() {
   }
 
   const closers: (() => Promise<void>)[] = [];
-  const origin = await startOrigin(ORIGIN_PORT, BACKEND_TOKEN, { client: authz.CLIENT, issuer: authz.ISSUER, resource: authz.RESOURCE, tokens: authz.TOKENS });
+  const origin = await startOrigin(ORIGIN_PORT, BACKEND_TOKEN, { client: authz.CLIENT, issuer: authz.ISSUER, resource: authz.RESOURCE, tokens: { ...authz.TOKENS, ...originTokens(RATE_LIMIT_TARGETS) } });
   closers.push(origin.close);
   try {
     // node-javascript
@@ -242,7 +217,7 @@ async function main() {
     mkdirSync(WORK, { recursive: true });
     const toml = join(WORK, 'diff-fastly.toml');
     // One store for every profile: profiles that give the same secret give the same text.
-    const natives = new Map(profiles.map((p) => [p, nativeOptions(options[p])]));
+    const natives = new Map([...profiles.map((p) => [p, nativeOptions(options[p])] as const), ...rateProfiles.map((p) => [p, nativeOptions(RATE_LIMIT_PROFILES[p]!)] as const)]);
     const store = new Map<string, string>();
     for (const n of natives.values()) {
       for (const [key, data] of Object.entries(n.secrets)) {
@@ -282,6 +257,9 @@ async function main() {
       viceroyPorts.set(p, vport);
       closers.push(() => v.close());
     }
+    // The rate-limit profiles' binaries: each sequence starts its own Node Native host and Viceroy on them.
+    const rateWasm = new Map<string, string>();
+    for (const p of rateProfiles) rateWasm.set(p, await nativeBuild(p, resolveOptions(natives.get(p)!.options, 'native').configJson));
     const buildMs = performance.now() - tb;
     // workerd-javascript
     const wd = await startWorkerd();
@@ -322,9 +300,22 @@ async function main() {
       results.set(c.name, got);
     });
     const runMs = performance.now() - tr;
+    const trl = performance.now();
+    const rate = await runRateLimits({
+      rows: rateRows,
+      introspections: origin.introspections,
+      wasm: rateWasm,
+      toml,
+      workerdPort: wd.port,
+      nodeOptions: (o) => (CORE_OVERRIDE ? { ...o, core: readFileSync(CORE_OVERRIDE) } : o),
+      nativeConfig: (o) => resolveOptions(nativeOptions(o).options, 'native').configJson,
+      scratchWasm: join(WORK, 'diff', 'rate-limit-refused.wasm'),
+      log: verbose ? log : undefined,
+    });
+    const rateMs = performance.now() - trl;
     // What each target answered, for reading after the run.
     mkdirSync(join(ROOT, '.test-results'), { recursive: true });
-    writeFileSync(join(ROOT, '.test-results', 'diff-observed.json'), JSON.stringify(Object.fromEntries(results), null, 1));
+    writeFileSync(join(ROOT, '.test-results', 'diff-observed.json'), JSON.stringify({ ...Object.fromEntries(results), ...rate.observed }, null, 1));
 
     // Compare every pair; count each target against the reference.
     const allowed = (c: Case, t: Target, f: Field) => allow.some((e) => e.case === c.name && e.targets.includes(t) && e.fields.includes(f));
@@ -379,6 +370,7 @@ async function main() {
     }
 
     log(`diff: ${corpus.length} requests, ${profiles.length} profiles, targets ${targets.join(', ')} (native builds ${(buildMs / 1000).toFixed(1)} s, requests ${(runMs / 1000).toFixed(1)} s)`);
+    log(`rate limits: ${rate.sequences} sequences (${rate.steps} steps) on ${RATE_LIMIT_TARGETS.join(', ')}, each on fresh servers, and ${rate.refusals} refusals on every host and the Native build (${(rateMs / 1000).toFixed(1)} s)`);
     for (const n of notes) log(`note: ${n}`);
     log('');
     log('agreement per target pair (all compared fields identical / requests both answered; allowed = listed differences)');
@@ -396,8 +388,15 @@ async function main() {
       log('differences not in tools/diff/allowlist.json:');
       for (const f of failures) log(f);
     }
+    passed += rate.passed;
+    failed += rate.failed;
+    if (rate.failures.length) {
+      log('');
+      log('rate limits, answers other than the rows say (tools/diff/rate-limit.ts):');
+      for (const f of rate.failures) log(f);
+    }
     log('');
-    log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s; the last line counts requests × targets compared with ${REFERENCE}`);
+    log(`total ${((performance.now() - t0) / 1000).toFixed(1)} s; the last line counts requests × targets compared with ${REFERENCE}, rate-limit steps × targets and refusals × builds held to their rows`);
     log(`${passed} passed, ${failed} failed`);
     process.exitCode = failed ? 1 : 0;
   } finally {

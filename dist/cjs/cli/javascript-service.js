@@ -59,7 +59,9 @@ function entrySource(modulePath) {
         `import { server } from ${JSON.stringify((0, node_path_1.resolve)(modulePath))};`,
         '',
         "// js-compute 3.46 builds `export default { fetch }` but answers 500 at run time: the fetch event it is.",
-        "addEventListener('fetch', (event) => event.respondWith(server.handle({ request: event.request })));",
+        '// The downstream client address, the key of rateLimit\'s budgets per address (which never accumulate',
+        '// here: every request is a fresh instance).',
+        "addEventListener('fetch', (event) => event.respondWith(server.handle({ request: event.request, clientAddress: event.client?.address })));",
         '',
     ].join('\n');
 }

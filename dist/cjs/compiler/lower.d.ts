@@ -29,6 +29,7 @@ export interface DeclaredBinding {
     readonly legacyProtocol?: unknown;
     readonly limits?: unknown;
     readonly fastlyLogEndpoint?: unknown;
+    readonly rateLimit?: unknown;
 }
 export declare function lowerRouter(ts: typeof TS, file: string, options?: {
     router?: string;

@@ -9,7 +9,7 @@ exports.lowerRouter = lowerRouter;
  * itself (`new EntityRouter`, `.operation`, `codec.*`, `handlers.*`), which are run with those
  * static values to build the same definition the module would build. An exported `mcp({...})` binding
  * is read, never made: the router it binds is the one built, with its serverInfo, legacyProtocol,
- * limits (staticOptions of the binding puts the static ceilings over them) and fastlyLogEndpoint. A JavaScript handler is never
+ * limits (staticOptions of the binding puts the static ceilings over them), fastlyLogEndpoint and rateLimit. A JavaScript handler is never
  * called: it becomes a placeholder, and its body is only scanned for the context capabilities it
  * uses, for the maintainer's inspection artifact. Anything else (a computed name, a spread, a call
  * of the module's own functions, a codec built in a loop) fails with file:line:column and what to
@@ -31,7 +31,7 @@ const API_MODULE = '@pulse-compute/mcp/pulse';
 const MCP = Symbol('mcp');
 const API = { EntityRouter: router_1.EntityRouter, codec: router_1.codec, handlers: handlers_1.handlers, mcp: MCP };
 /** What a build reads of an `mcp()` call; the other options configure a process, not a build. */
-const BINDING_KEYS = ['router', 'serverInfo', 'legacyProtocol', 'limits', 'fastlyLogEndpoint'];
+const BINDING_KEYS = ['router', 'serverInfo', 'legacyProtocol', 'limits', 'fastlyLogEndpoint', 'rateLimit'];
 exports.INSPECTION_FORMAT_VERSION = 1;
 class BindingDeclaration {
     router;

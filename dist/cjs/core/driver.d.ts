@@ -6,7 +6,7 @@
  */
 import type { McpHandlerRunner, ResolvedOptions } from '../options';
 import { Cancellation } from './cancellation';
-import { Engine, type CacheEntry, type CopyOut, type HttpEffect, type RespondAction } from './engine';
+import { Engine, type CacheEntry, type CopyOut, type HttpEffect, type RateAnswer, type RateEffect, type RespondAction } from './engine';
 export type ReadResult = {
     readonly done: false;
     readonly chunk: Uint8Array;
@@ -32,6 +32,8 @@ export interface RequestHead {
     readonly target: string;
     /** Flat `[name, value, name, value…]`, the form of Node's `rawHeaders`. */
     readonly headers: readonly string[];
+    /** The client's address (the TCP peer, or what a trusted proxy vouches for), when the host knows it. */
+    readonly client?: string | undefined;
 }
 export interface Outcome {
     /** When `streamed`, its body is the stream's last event: write the body only, then end. */
@@ -71,6 +73,13 @@ export interface HostCore {
     readonly now?: Clock;
     /** The introspection cache's store, with `authorization.cache` only. */
     readonly cache?: IntrospectionCache;
+    /** The rate limits' store, with `rateLimit` only. */
+    readonly rates?: RateCounter;
+}
+/** Where a host counts for the rate limits: the core decides entries, budgets and replies. */
+export interface RateCounter {
+    /** Performs `effect` at `now` (the host clock's milliseconds). */
+    perform(effect: RateEffect, now: number): RateAnswer;
 }
 /** Where a host keeps introspection results: the core decides keys, values and ttls. */
 export interface IntrospectionCache {

@@ -8,6 +8,7 @@ const thenable_1 = require("./thenable");
 const defaults_1 = require("./generated/defaults");
 const channel_1 = require("../telemetry/channel");
 const introspection_store_1 = require("./introspection-store");
+const rate_store_1 = require("./rate-store");
 const engine_1 = require("./engine");
 const perf = globalThis.performance;
 const runtimeNow = perf !== undefined ? () => perf.now() : () => Date.now();
@@ -37,7 +38,9 @@ function createHostCore(resolved, io = {}) {
     const now = io.now ?? runtimeNow;
     const bounds = resolved.introspectionCache;
     const cache = bounds === undefined ? {} : { cache: new introspection_store_1.IntrospectionStore(bounds.maxEntries, bounds.maxBytes, now) };
-    return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange, now, ...cache });
+    const limits = resolved.rateLimitStore;
+    const rates = limits === undefined ? {} : { rates: new rate_store_1.RateStore(limits.maxEntries, limits.maxBytes) };
+    return Object.freeze({ engine, requestBytes: resolved.requestBytes, handlers: resolved.handlers, exchange: io.exchange ?? fetchExchange, now, ...cache, ...rates });
 }
 /**
  * Runs one request through the core to its response. Never throws for request-caused conditions;
@@ -58,7 +61,7 @@ async function drive(host, head, body, departure, sink) {
     let zeroWaits = 0;
     let yielded = false;
     try {
-        let action = req.head(head.method, head.target, head.headers, now());
+        let action = req.head(head.method, head.target, head.headers, now(), head.client);
         // Each iteration consumes one event; the core's deadline bounds how many can occur.
         for (;;) {
             if (action.kind === 'respond') {
@@ -69,6 +72,15 @@ async function drive(host, head, body, departure, sink) {
                 return { response: action, streamed: stream.started, bodyComplete: bodyDone, gone: departure?.gone === true };
             }
             if (action.kind === 'perform') {
+                if (action.effect.kind === 'rate') {
+                    // Counted in memory, at once (the core judges the deadline when it takes the answer); a
+                    // handler built without a store would lift every limit: it fails the request instead.
+                    const at = now();
+                    action = host.rates === undefined ? (0, engine_1.internalError)() : req.rate(host.rates.perform(action.effect, at), at);
+                    if (channel !== undefined)
+                        effectsMs += now() - at;
+                    continue;
+                }
                 const left = req.timeoutMs(now());
                 // Never start an effect once the request's deadline has passed: the core answers it.
                 if (left === 0) {

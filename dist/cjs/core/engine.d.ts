@@ -60,7 +60,37 @@ export type ProgressEvent = undefined | {
     readonly kind: 'next';
     readonly bytes: Uint8Array;
 };
-export type Effect = HttpEffect | HandlerEffect;
+/**
+ * One operation of the rate limits on the host's store (the core decides the entry, the budget and
+ * what the answer means): `count` looks `entry` up in the penalty box and, when not boxed and
+ * `charge`, counts it once now and reports its count over the last `windowS` seconds; `penalize`
+ * puts it in the penalty box for `ttlS` seconds.
+ */
+export type RateEffect = {
+    readonly kind: 'rate';
+    readonly rateCounter: string;
+    readonly penaltyBox: string;
+    readonly entry: string;
+} & ({
+    readonly op: 'count';
+    readonly windowS: number;
+    readonly charge: boolean;
+} | {
+    readonly op: 'penalize';
+    readonly ttlS: number;
+});
+/** The store's answer to a rate effect; `failed` when it could not answer (the core admits the request). */
+export type RateAnswer = {
+    readonly kind: 'counted';
+    readonly count: number;
+} | {
+    readonly kind: 'boxed';
+} | {
+    readonly kind: 'penalized';
+} | {
+    readonly kind: 'failed';
+};
+export type Effect = HttpEffect | HandlerEffect | RateEffect;
 export interface PerformAction {
     readonly kind: 'perform';
     readonly effect: Effect;
@@ -166,8 +196,12 @@ export declare class CoreRequest {
     private readonly req;
     private readonly generation;
     private freed;
-    /** `headers` flat, `[name, value, name, value…]`, as Node's `rawHeaders` already is. */
-    head(method: string, target: string, headers: readonly string[], now: number): Action;
+    /**
+     * `headers` flat, `[name, value, name, value…]`, as Node's `rawHeaders` already is. `client` is the
+     * client's address as the host knows it (the rate limits' key per address); the core ignores text
+     * that is no IP address.
+     */
+    head(method: string, target: string, headers: readonly string[], now: number, client?: string): Action;
     body(chunk: Uint8Array, now: number): Action;
     end(now: number): Action;
     abort(now: number): Action;
@@ -177,6 +211,8 @@ export declare class CoreRequest {
     httpFailure(reason: HttpFailure, now: number): Action;
     /** The pending introspection answered from the host's fresh entry under its `cacheKey`. */
     cached(value: string, now: number): Action;
+    /** The pending rate effect's answer from the host's store. */
+    rate(answer: RateAnswer, now: number): Action;
     /** The entry to keep after an introspection the host performed, once; `undefined` when none. */
     cacheEntry(): CacheEntry | undefined;
     /** The pending handler's output as JSON text. */

@@ -11,8 +11,11 @@ exports.corpusIndexer = corpusIndexer;
  */
 const errors_1 = require("../errors");
 const loader_1 = require("./loader");
+const RATE_ANSWERS = { counted: 0, boxed: 1, penalized: 2, failed: 3 };
 const FAULT_CODES = { bodyInterrupted: 0, malformedFraming: 1, headTooLarge: 2, internal: 3 };
 const HTTP_FAILURES = { unreachable: 0, timedOut: 1 };
+/** What may stand as the head record's third word: no space, no line break, nothing long. */
+const CLIENT_ADDRESS = /^[0-9A-Za-z.:[\]%_-]{1,64}$/;
 const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const CONTINUE = Object.freeze({ kind: 'continue' });
 const encoder = new TextEncoder();
@@ -86,16 +89,16 @@ function decodeReply(memory, start, end, copy) {
 function utf8Text(m, start, end) {
     return decoder.decode(m.subarray(start, end));
 }
-/** Bytes of the event record's fixed part: twelve `u32` words (`record::event`). */
-const EVENT_FIXED = 48;
+/** Bytes of the event record's fixed part: thirteen `u32` words (`record::event`). */
+const EVENT_FIXED = 52;
 const NULL_LENGTH = 0xffffffff;
 function u32At(m, at) {
     return (m[at] | (m[at + 1] << 8) | (m[at + 2] << 16) | (m[at + 3] << 24)) >>> 0;
 }
-/** The last text read into each of the event's seven string slots, with its bytes. */
-const lastEventTexts = Array.from({ length: 7 }, () => ({ bytes: new Uint8Array(0), text: '' }));
-/** Scratch for one decode: method, name, refusal, protocolVersion, sub, traceparent, tracestate. */
-const eventTexts = [null, null, null, null, null, null, null];
+/** The last text read into each of the event's eight string slots, with its bytes. */
+const lastEventTexts = Array.from({ length: 8 }, () => ({ bytes: new Uint8Array(0), text: '' }));
+/** Scratch for one decode: method, name, refusal, protocolVersion, sub, traceparent, tracestate, requestId. */
+const eventTexts = [null, null, null, null, null, null, null, null];
 /**
  * UTF-8 text of one string slot. Method, name and protocol version repeat from request to request:
  * comparing a few bytes with the slot's last text costs less than building the string again.
@@ -143,6 +146,7 @@ function decodeEvent(m, start, end) {
     const flags = u32At(m, start + 8);
     return {
         method: texts[0],
+        requestId: texts[7],
         name: texts[1],
         status: u32At(m, start),
         code: (flags & 1) !== 0 ? u32At(m, start + 4) | 0 : null,
@@ -205,6 +209,40 @@ function headOf(memory, start, blank, ascii) {
     lastHead = Object.freeze({ status, headers: Object.freeze(headers), close });
     return lastHead;
 }
+/**
+ * The rate effects decoded last, with their bytes: a caller's requests repeat their effects (the
+ * same entry, counter, window), and comparing a hundred bytes costs less than decoding JSON. Two
+ * slots, tried from the one after the last match: a request counts its address, then its caller.
+ */
+const rateMemo = [undefined, undefined];
+let rateMemoLast = 0;
+/** The perform action of the effect at `memory[start, end)`; `undefined` when it is no effect. */
+function performOf(memory, start, end) {
+    const len = end - start;
+    for (let n = 1; n <= 2; n++) {
+        const slot = (rateMemoLast + n) % 2;
+        const m = rateMemo[slot];
+        if (m === undefined || m.bytes.length !== len)
+            continue;
+        let i = len - 1;
+        while (i >= 0 && m.bytes[i] === memory[start + i])
+            i--;
+        if (i < 0) {
+            rateMemoLast = slot;
+            return m.action;
+        }
+    }
+    const effect = decodeEffect(memory.subarray(start, end));
+    if (effect === undefined)
+        return undefined;
+    if (effect.kind !== 'rate')
+        return { kind: 'perform', effect };
+    // Frozen: every later request of the caller gets this very action.
+    const action = Object.freeze({ kind: 'perform', effect: Object.freeze(effect) });
+    rateMemoLast = (rateMemoLast + 1) % 2;
+    rateMemo[rateMemoLast] = { bytes: memory.slice(start, end), action };
+    return action;
+}
 /** Reads effect JSON (docs/contracts.md#records) as `record.rs` writes it; `undefined` when it is not one. */
 function decodeEffect(json) {
     let e;
@@ -214,7 +252,14 @@ function decodeEffect(json) {
     catch {
         return undefined;
     }
-    if (typeof e !== 'object' || e === null || typeof e.timeoutMs !== 'number')
+    if (typeof e !== 'object' || e === null)
+        return undefined;
+    if (e.kind === 'rate') {
+        const named = typeof e.rateCounter === 'string' && typeof e.penaltyBox === 'string' && typeof e.entry === 'string';
+        const op = (e.op === 'count' && typeof e.windowS === 'number' && typeof e.charge === 'boolean') || (e.op === 'penalize' && typeof e.ttlS === 'number');
+        return named && op ? e : undefined;
+    }
+    if (typeof e.timeoutMs !== 'number')
         return undefined;
     if (e.kind === 'handler' && typeof e.op === 'string')
         return e;
@@ -503,9 +548,13 @@ class CoreRequest {
         this.req = req;
         this.generation = generation;
     }
-    /** `headers` flat, `[name, value, name, value…]`, as Node's `rawHeaders` already is. */
-    head(method, target, headers, now) {
-        let text = `${method} ${target}\r\n`;
+    /**
+     * `headers` flat, `[name, value, name, value…]`, as Node's `rawHeaders` already is. `client` is the
+     * client's address as the host knows it (the rate limits' key per address); the core ignores text
+     * that is no IP address.
+     */
+    head(method, target, headers, now, client) {
+        let text = typeof client === 'string' && CLIENT_ADDRESS.test(client) ? `${method} ${target} ${client}\r\n` : `${method} ${target}\r\n`;
         for (let i = 0; i + 1 < headers.length; i += 2)
             text += `${headers[i]}: ${headers[i + 1]}\r\n`;
         return this.step('head', now, 0, text);
@@ -533,6 +582,10 @@ class CoreRequest {
     /** The pending introspection answered from the host's fresh entry under its `cacheKey`. */
     cached(value, now) {
         return this.step('cached', now, 0, value);
+    }
+    /** The pending rate effect's answer from the host's store. */
+    rate(answer, now) {
+        return this.step('rate', now, RATE_ANSWERS[answer.kind], undefined, answer.kind === 'counted' ? answer.count : 0);
     }
     /** The entry to keep after an introspection the host performed, once; `undefined` when none. */
     cacheEntry() {
@@ -650,7 +703,7 @@ class CoreRequest {
      * (text: a head one byte per character, handler output as UTF-8 straight from the string), then
      * its answer. A trap poisons the instance. One method, no closure: every request makes several.
      */
-    step(kind, now, arg = 0, input) {
+    step(kind, now, arg = 0, input, arg2 = 0) {
         if (!this.live())
             return internalError();
         const core = this.core;
@@ -707,6 +760,9 @@ class CoreRequest {
                 case 'handlerFailure':
                     code = core.pulse_request_handler_failure(req, now);
                     break;
+                case 'rate':
+                    code = core.pulse_request_rate(req, arg, arg2, now);
+                    break;
             }
             if (input !== undefined)
                 core.pulse_dealloc(ptr, room);
@@ -743,8 +799,7 @@ class CoreRequest {
             return this.broken();
         if (code >>> 0 === 1)
             return decodeReply(memory, ptr, end, this.engine.copyOut) ?? internalError();
-        const effect = decodeEffect(memory.subarray(ptr, end));
-        return effect === undefined ? internalError() : { kind: 'perform', effect };
+        return performOf(memory, ptr, end) ?? internalError();
     }
 }
 exports.CoreRequest = CoreRequest;

@@ -25,6 +25,7 @@ export interface CoreExports {
     pulse_request_event(req: number): number;
     pulse_request_cached(req: number, ptr: number, len: number, now: number): number;
     pulse_request_cache_entry(req: number): number;
+    pulse_request_rate(req: number, kind: number, count: number, now: number): number;
     pulse_output_ptr(req: number): number;
     pulse_output_len(req: number): number;
     pulse_request_free(req: number): void;

@@ -75,10 +75,16 @@ export interface McpBindingOptions extends ContextOptions {
     readonly serverCard?: boolean;
     /** The Fastly Native build's log endpoint for request events (`McpHttpOptions.fastlyLogEndpoint`); ignored elsewhere. */
     readonly fastlyLogEndpoint?: string;
+    /** Opt-in rate limits per client address (`McpHttpOptions.rateLimit`; the static binding has no `authorization`, so every caller is its address). */
+    readonly rateLimit?: McpHttpOptions['rateLimit'];
 }
-/** The Pulse request context `handle` receives; only `request` is read. */
+/**
+ * The Pulse request context `handle` receives: the request, and the client's IP address where the
+ * runtime knows it (the key of `rateLimit`'s budgets; see `McpClientInfo`).
+ */
 export interface PulseRequestContext {
     readonly request: Request;
+    readonly clientAddress?: string;
 }
 export interface McpBinding {
     /** Serves one request of a Fetch runtime (workerd, Fastly JavaScript, Deno, Bun). */

@@ -101,6 +101,7 @@ const CORE_KEYS = [
     'listCacheScope',
     'serverCard',
     'fastlyLogEndpoint',
+    'rateLimit',
 ];
 /** Host adapter options the static binding does not have, and why. */
 const NOT_STATIC = {
@@ -186,7 +187,7 @@ function mcp(options) {
         handle(ctx) {
             if (!isRecord(ctx) || !(ctx.request instanceof Request))
                 return Promise.reject(new errors_2.PulseRouterError('PULSE_ERR_OPTIONS', 'handleContext'));
-            return (0, handler_1.serveFetch)(host, ctx.request);
+            return (0, handler_1.serveFetch)(host, ctx.request, ctx.clientAddress);
         },
         nodeListener() {
             if (listener === undefined) {

@@ -13,6 +13,8 @@ export declare const REQUEST_CHANNEL = "pulse-mcp:request";
 export interface McpRequestEvent {
     /** The JSON-RPC method; `null` when the body had none (refused before, or not JSON-RPC). */
     readonly method: string | null;
+    /** The JSON-RPC `id` as text (a string's value, a number as written); `null` for a notification or a null id. */
+    readonly requestId: string | null;
     /** The tool or prompt name, or the resource URI; `null` for other methods. */
     readonly name: string | null;
     /** The HTTP status sent. */

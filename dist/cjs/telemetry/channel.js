@@ -43,6 +43,7 @@ exports.NO_TIMINGS = Object.freeze({ bodyMs: 0, effectsMs: 0, totalMs: 0 });
 /** The core's part when it has none (its instance broke): the host's own 500. */
 const INTERNAL = Object.freeze({
     method: null,
+    requestId: null,
     name: null,
     status: 500,
     code: -32603,
@@ -61,6 +62,7 @@ function publishRequest(channel, core, t) {
     // One literal, every member in the documented order: every event has the same shape.
     const event = {
         method: c.method,
+        requestId: c.requestId,
         name: c.name,
         status: c.status,
         code: c.code,

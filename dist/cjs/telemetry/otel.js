@@ -58,6 +58,8 @@ function attributes(e) {
     };
     if (e.method !== null)
         a['mcp.method.name'] = e.method;
+    if (e.requestId !== null)
+        a['jsonrpc.request.id'] = e.requestId;
     if (e.name !== null) {
         if (e.method === 'tools/call') {
             a['gen_ai.tool.name'] = e.name;

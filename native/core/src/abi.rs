@@ -12,7 +12,7 @@
 use std::alloc::{self, Layout};
 use std::cell::RefCell;
 
-use crate::effect::{HandlerAnswer, HttpAnswer, HttpFailure};
+use crate::effect::{Answer, HandlerAnswer, HttpAnswer, HttpFailure, RateAnswer};
 use crate::engine::{Action, Engine, Fault, Request};
 use crate::event::Trail;
 use crate::json::write;
@@ -404,7 +404,12 @@ pub unsafe extern "C" fn pulse_request_head(req: u32, ptr: *const u8, len: u32, 
     // SAFETY: passed on from this function's contract.
     let bytes = unsafe { bytes(ptr, len) };
     step(req, |r| match record::head(bytes) {
-        Some((method, target, lines)) => r.head(method, target, lines, now),
+        Some((method, target, client, lines)) => {
+            if let Some(address) = client.and_then(|c| std::str::from_utf8(c).ok()) {
+                r.client(address);
+            }
+            r.head(method, target, lines, now)
+        }
         None => r.misuse(),
     })
 }
@@ -489,6 +494,28 @@ pub unsafe extern "C" fn pulse_request_handler_output(
 #[no_mangle]
 pub extern "C" fn pulse_request_handler_failure(req: u32, now: f64) -> u32 {
     step(req, |r| r.answer_handler(HandlerAnswer::Failed, now))
+}
+
+/// The pending rate effect's answer: `kind` 0 counted (`count` over the window), 1 in the penalty
+/// box, 2 put in the penalty box, 3 the store could not answer.
+#[no_mangle]
+pub extern "C" fn pulse_request_rate(req: u32, kind: u32, count: u32, now: f64) -> u32 {
+    step(req, |r| {
+        let answer = match kind {
+            0 => RateAnswer::Counted {
+                boxed: false,
+                count,
+            },
+            1 => RateAnswer::Counted {
+                boxed: true,
+                count: 0,
+            },
+            2 => RateAnswer::Penalized,
+            3 => RateAnswer::Failed,
+            _ => return r.misuse(),
+        };
+        r.answer(Answer::Rate(answer), now)
+    })
 }
 
 /// A progress report of the pending handler: `total` NaN when absent, `msg_len` `u32::MAX` when

@@ -1896,6 +1896,9 @@ mod tests {
         fn handler(&mut self, _: &crate::effect::HandlerEffect, _: f64, _: &mut Vec<u8>) -> bool {
             false
         }
+        fn rate(&mut self, _: &crate::effect::RateEffect) -> crate::effect::RateAnswer {
+            unreachable!("no rate limit is configured")
+        }
         fn cache_lookup(&mut self, key: &str, value: &mut Vec<u8>) -> bool {
             match self.store.get(key) {
                 Some((v, until)) if self.clock < *until => {

@@ -9,6 +9,7 @@ use crate::hmac::Hmac;
 use crate::json::{self, JsonError, Object, Value};
 use crate::limits::Limits;
 use crate::prompts::Prompts;
+use crate::rate_limit::RateLimit;
 use crate::resources::Resources;
 use crate::state::{StateKey, MAX_KEY_BYTES, MIN_KEY_BYTES};
 use crate::tools::Tools;
@@ -24,7 +25,7 @@ const CONFIG_DEPTH: u32 = 128;
 /// Room the response budget must leave above the request budget for echoed ids in errors.
 pub const RESPONSE_HEADROOM: usize = 512;
 
-const OPTION_KEYS: [&str; 20] = [
+const OPTION_KEYS: [&str; 21] = [
     "path",
     "allowedOrigins",
     "cors",
@@ -45,6 +46,7 @@ const OPTION_KEYS: [&str; 20] = [
     "progress",
     "contentBlocks",
     "fastlyLogEndpoint",
+    "rateLimit",
 ];
 /// Default freshness of list results and resource reads: five minutes.
 pub const DEFAULT_LIST_CACHE_TTL_MS: u64 = 300_000;
@@ -97,6 +99,8 @@ pub struct Config {
     /// `fastlyLogEndpoint`: the Fastly log endpoint the Native service writes each request event
     /// to, one line per request; the Node and Fetch hosts ignore it.
     pub log_endpoint: Option<String>,
+    /// `rateLimit`: the budgets per client address and per caller (`rate_limit.rs`).
+    pub rate_limit: Option<RateLimit>,
 }
 
 /// The caching hints of list results and resource reads (`ttlMs`, `cacheScope`).
@@ -222,6 +226,13 @@ impl Config {
                 true => Some(Cors::new(tools.as_ref())),
             };
         let log_endpoint = parse_log_endpoint(present(root.get("fastlyLogEndpoint")))?;
+        let rate_limit = match present(root.get("rateLimit")) {
+            None => None,
+            Some(v) => Some(RateLimit::parse(v, tools.as_ref())?),
+        };
+        if rate_limit.is_some() && jsonrpc {
+            return Err("profile: \"jsonrpc\" is a backend's endpoint; rate limits belong to the MCP host in front of it".to_string());
+        }
         let list_cache = parse_list_cache(
             present(root.get("listCacheTtlMs")),
             present(root.get("listCacheScope")),
@@ -247,6 +258,7 @@ impl Config {
             progress,
             content_blocks,
             log_endpoint,
+            rate_limit,
         })
     }
 }

@@ -4,7 +4,8 @@
 //! `src/core/driver.ts` is its TypeScript mirror: the same loop, the same guard against a core
 //! that keeps answering `Continue` with no time left.
 use crate::effect::{
-    CacheEntry, Effect, HandlerAnswer, HandlerEffect, HttpAnswer, HttpEffect, HttpFailure,
+    Answer, CacheEntry, Effect, HandlerAnswer, HandlerEffect, HttpAnswer, HttpEffect, HttpFailure,
+    RateAnswer, RateEffect,
 };
 use crate::engine::{Action, Engine, Request};
 use crate::event::{Timings, Trail};
@@ -58,6 +59,14 @@ pub trait HostIo {
     /// Keeps `entry.value` under `entry.key` for at most `entry.ttl_ms` (a host may forget it
     /// sooner).
     fn cache_store(&mut self, _entry: &CacheEntry) {}
+    /// The client's address (the TCP peer, or what a trusted proxy vouches for), asked only when a
+    /// rate limit counts per address; `None` when the host knows none.
+    fn client_address(&mut self) -> Option<String> {
+        None
+    }
+    /// Performs a rate effect on the host's rate counter and penalty box, at once. Required: a
+    /// host that did not count would silently lift every limit.
+    fn rate(&mut self, effect: &RateEffect) -> RateAnswer;
     /// Whether the host publishes request events; asked once per request, before it starts.
     fn observing(&mut self) -> bool {
         false
@@ -84,6 +93,11 @@ where
 {
     let observing = io.observing();
     let mut req = engine.request_at(io.now(), io.epoch_ms());
+    if engine.needs_client_address() {
+        if let Some(address) = io.client_address() {
+            req.client(&address);
+        }
+    }
     let now = io.now();
     let first = req.head(method, target, lines, now);
     let mut timings = Timings::default();
@@ -171,6 +185,7 @@ enum Performed {
     Http(HttpRead),
     Handler(bool),
     Cached,
+    Rate(RateAnswer),
 }
 
 fn perform<H: HostIo>(req: &mut Request, io: &mut H, scratch: &mut Vec<u8>) -> Option<Action> {
@@ -189,6 +204,7 @@ fn perform<H: HostIo>(req: &mut Request, io: &mut H, scratch: &mut Vec<u8>) -> O
         Effect::Handler(h) => {
             Performed::Handler(io.handler(h, left.min(h.timeout_ms as f64), scratch))
         }
+        Effect::Rate(r) => Performed::Rate(io.rate(r)),
     };
     let now = io.now();
     let action = match performed {
@@ -203,6 +219,7 @@ fn perform<H: HostIo>(req: &mut Request, io: &mut H, scratch: &mut Vec<u8>) -> O
         Performed::Handler(true) => req.answer_handler(HandlerAnswer::Output(scratch), now),
         Performed::Handler(false) => req.answer_handler(HandlerAnswer::Failed, now),
         Performed::Cached => req.answer_cached(scratch, now),
+        Performed::Rate(a) => req.answer(Answer::Rate(a), now),
     };
     if let Some(entry) = req.take_cache_entry() {
         io.cache_store(&entry);
@@ -270,6 +287,9 @@ mod tests {
         fn handler(&mut self, effect: &HandlerEffect, _: f64, _: &mut Vec<u8>) -> bool {
             self.effects.push(format!("handler {}", effect.op));
             false
+        }
+        fn rate(&mut self, _: &RateEffect) -> RateAnswer {
+            unreachable!("no rate limit is configured")
         }
     }
 

@@ -1,10 +1,12 @@
 //! Effects: the only work a host does on the core's behalf, and the typed answers it reports.
 //!
-//! There are two. [`HttpEffect`] is one outbound HTTP exchange to a fixed URL (a governed backend
-//! call, later token introspection): the host sends exactly what the effect says, never follows a
-//! redirect, never retries, stops reading once more than `max_bytes` arrived, and gives up after
-//! `timeout_ms`. [`HandlerEffect`] runs a JavaScript handler (hosts without JavaScript report it
-//! failed). Everything else — whether a status, a size, an encoding or a timeout is acceptable, and
+//! [`HttpEffect`] is one outbound HTTP exchange to a fixed URL (a governed backend call, later token
+//! introspection): the host sends exactly what the effect says, never follows a redirect, never
+//! retries, stops reading once more than `max_bytes` arrived, and gives up after `timeout_ms`.
+//! [`HandlerEffect`] runs a JavaScript handler (hosts without JavaScript report it failed).
+//! [`RateEffect`] counts an entry of the opt-in rate limits or puts it in the penalty box (a host's
+//! store, Fastly's rate counter and penalty box): the host counts, the core judges the count.
+//! Everything else — whether a status, a size, an encoding, a timeout or a count is acceptable, and
 //! which deadline it counts against — is decided here, so every host reaches the same verdict.
 
 /// What the host performs next, after `Action::Perform`.
@@ -12,6 +14,7 @@
 pub enum Effect {
     Http(HttpEffect),
     Handler(HandlerEffect),
+    Rate(RateEffect),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,11 +93,47 @@ pub struct HandlerEffect {
     pub timeout_ms: u64,
 }
 
+/// One operation on an entry of the rate limits (`rate_limit.rs`), in the named rate counter and
+/// penalty box (Fastly's names; a host with one store of its own keeps the entries apart by name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RateEffect {
+    pub rate_counter: String,
+    pub penalty_box: String,
+    /// Opaque and short: a digest of the budget and the caller, never an address or a subject.
+    pub entry: String,
+    pub op: RateOp,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateOp {
+    /// Whether the entry is in the penalty box; if not, with `charge` the entry is counted once
+    /// (now), and the count over the last `window_s` seconds is reported.
+    Count { window_s: u32, charge: bool },
+    /// The entry goes into the penalty box for `ttl_s` seconds (whole minutes).
+    Penalize { ttl_s: u32 },
+}
+
+/// The host's report of a [`RateEffect`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateAnswer {
+    /// In the penalty box (nothing was counted), or not, with the count over the window (this
+    /// charge included; 0 when nothing was charged).
+    Counted {
+        boxed: bool,
+        count: u32,
+    },
+    Penalized,
+    /// The store could not answer.
+    Failed,
+}
+
 impl Effect {
+    /// The effect's own time budget; a rate effect is answered at once, from memory or a hostcall.
     pub fn timeout_ms(&self) -> u64 {
         match self {
             Effect::Http(h) => h.timeout_ms,
             Effect::Handler(h) => h.timeout_ms,
+            Effect::Rate(_) => 0,
         }
     }
 }
@@ -135,6 +174,7 @@ pub enum Answer<'a> {
     Handler(HandlerAnswer<'a>),
     /// An HTTP effect with a `cache_key` answered from the host's fresh entry: its value bytes.
     Cached(&'a [u8]),
+    Rate(RateAnswer),
 }
 
 /// What an HTTP answer means once judged: an acceptable text body, or why not.

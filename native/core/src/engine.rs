@@ -6,9 +6,10 @@
 //!
 //! | state \ event | head              | body, end               | answer              | tick            | abort   | undecodable |
 //! |---------------|-------------------|-------------------------|---------------------|-----------------|---------|-------------|
-//! | `Fresh`       | `Body`, `Authorizing` or `Done` | misuse    | misuse              | `Fresh` / 408   | 408     | misuse      |
+//! | `Fresh`       | `Body`, `Authorizing`, `Limiting` or `Done` | misuse | misuse    | `Fresh` / 408   | 408     | misuse      |
+//! | `Limiting`    | misuse            | misuse                  | rate: `Limiting`, `Body`, `Authorizing`, `Pending` or `Done`; else misuse | `Limiting` / 408 | 408 | misuse |
 //! | `Authorizing` | misuse            | misuse                  | HTTP, or cached when the effect named a `cache_key`: `Body` or `Done`; else misuse | `Authorizing` / 408 | 408 | misuse |
-//! | `Body`        | misuse            | `Body` or `Done`; end: `Pending` or `Done` | misuse | `Body` / 408 | 408 | misuse |
+//! | `Body`        | misuse            | `Body` or `Done`; end: `Limiting`, `Pending` or `Done` | misuse | `Body` / 408 | 408 | misuse |
 //! | `Pending`     | misuse            | misuse                  | same kind: `Pending` or `Done`; other or cached: misuse | `Pending` / 408 | 408 | misuse |
 //! | `Done`        | `Done`            | `Done`                  | `Done`              | `Done`          | `Done`  | misuse      |
 //! | `Misused`     | misuse            | misuse                  | misuse              | misuse          | misuse  | misuse      |
@@ -29,7 +30,7 @@ use crate::config::{state_key_from, Config, ConfigError, Secret, SecretRef};
 use crate::cors;
 use crate::deadline::Deadline;
 use crate::discover;
-use crate::effect::{Answer, CacheEntry, Effect, HandlerAnswer, HttpAnswer};
+use crate::effect::{Answer, CacheEntry, Effect, HandlerAnswer, HttpAnswer, RateAnswer};
 use crate::envelope::{self, meta, Envelope, PROTOCOL_VERSION_KEY};
 use crate::errors::{
     self, RpcError, HEADER_MISMATCH, INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR,
@@ -37,13 +38,14 @@ use crate::errors::{
 use crate::event::{Fields, Trail};
 use crate::fragments::Fragments;
 use crate::head::{Head, HeadError, Kept};
-use crate::json::{JsonError, Parser, Value};
+use crate::json::{Document, JsonError, Parser, Value};
 use crate::jsonrpc::{self, RpcCall, RpcStep};
 use crate::legacy;
 use crate::limits::Limits;
 use crate::methods::{Dispatch, Served};
 use crate::modern;
 use crate::progress::{self, Progress, Reported};
+use crate::rate_limit::{self, Budget, Scope};
 use crate::reply::{Reply, Timing};
 use crate::server_card;
 use crate::tools::{Step, ToolCall, Tools};
@@ -51,9 +53,12 @@ use crate::tools::{Step, ToolCall, Tools};
 struct Inner {
     config: Config,
     frags: Fragments,
+    /// The rate limits' recent entries (a memo of digests; it changes no answer).
+    entries: rate_limit::Entries,
 }
 
-/// An immutable engine; cloning shares it (requests keep it alive).
+/// An immutable engine (but for the memo of rate-limit entries, which changes no answer); cloning
+/// shares it (requests keep it alive).
 #[derive(Clone)]
 pub struct Engine {
     inner: Rc<Inner>,
@@ -93,7 +98,11 @@ impl Engine {
     pub fn from_config(config: Config) -> Result<Engine, ConfigError> {
         let frags = discover::build(&config).map_err(String::from)?;
         Ok(Engine {
-            inner: Rc::new(Inner { config, frags }),
+            inner: Rc::new(Inner {
+                config,
+                frags,
+                entries: rate_limit::Entries::default(),
+            }),
         })
     }
 
@@ -138,6 +147,12 @@ impl Engine {
     /// The Fastly log endpoint the Native service writes request events to (`fastlyLogEndpoint`).
     pub fn log_endpoint(&self) -> Option<&str> {
         self.inner.config.log_endpoint.as_deref()
+    }
+
+    /// Whether a rate limit counts per client address: the host then reports it
+    /// ([`Request::client`]); otherwise it need not look it up.
+    pub fn needs_client_address(&self) -> bool {
+        needs_client_address(&self.inner.config)
     }
 
     pub(crate) fn config(&self) -> &Config {
@@ -186,6 +201,7 @@ impl Engine {
             state: State::Fresh,
             cache_entry: None,
             trail: Trail::default(),
+            client: None,
         }
     }
 }
@@ -219,6 +235,8 @@ impl Action {
 /// Where a request is; everything only one phase needs lives in its variant.
 enum State {
     Fresh,
+    /// A rate limit is counting (`rate_limit.rs`).
+    Limiting(Box<Limiting>),
     /// The token is being introspected (`effect`); the body is not read yet.
     Authorizing {
         kept: Kept,
@@ -267,6 +285,9 @@ pub struct Request {
     cache_entry: Option<CacheEntry>,
     /// What the request said, for its event.
     trail: Trail,
+    /// The client address's key for the rate limits (`rate_limit::address_key`), when the host
+    /// reported one.
+    client: Option<String>,
 }
 
 /// One effect waiting for its answer: how to continue, and the id to echo (empty for a JSON-RPC
@@ -277,6 +298,40 @@ struct Pending {
     id: Vec<u8>,
     /// A progress event was sent: the reply is an event stream, its head already written.
     streaming: bool,
+}
+
+/// A rate check in progress: its effect, the budget it counts against, and what follows when the
+/// request may go on.
+struct Limiting {
+    effect: Effect,
+    budget: Budget,
+    /// The count went over and the entry is being put in the penalty box: the request is refused
+    /// whatever the answer.
+    penalizing: bool,
+    gate: Gate,
+}
+
+enum Gate {
+    /// The client address, before authorization: the head's admission decided what comes next.
+    Head {
+        kept: Kept,
+        size_hint: usize,
+        next: Next,
+    },
+    /// The caller, before a `tools/call` runs (`id` is `None` for a notification).
+    Call {
+        kept: Kept,
+        doc: Document,
+        grant: Option<Grant>,
+        id: Option<Vec<u8>>,
+    },
+}
+
+/// What the head's admission decided, for after the address's count.
+enum Next {
+    Refuse(Reply),
+    Introspect(Effect),
+    Body,
 }
 
 enum Resumable {
@@ -315,6 +370,7 @@ impl Request {
             State::Authorizing { effect, .. } | State::Pending(Pending { effect, .. }) => {
                 Some(effect)
             }
+            State::Limiting(l) => Some(&l.effect),
             _ => None,
         }
     }
@@ -395,6 +451,15 @@ impl Request {
                 reported
             }
             _ => Reported::Dropped,
+        }
+    }
+
+    /// The client's address as the host knows it (the TCP peer, or what a trusted proxy vouches
+    /// for), before the head: the key of the rate limits that count per address. Text that is no
+    /// IP address is ignored, and so is every address when no limit counts per address.
+    pub fn client(&mut self, address: &str) {
+        if needs_client_address(&self.engine.config) {
+            self.client = rate_limit::address_key(address);
         }
     }
 
@@ -485,6 +550,11 @@ impl Request {
             (State::Fresh | State::Authorizing { .. } | State::Body { .. }, Event::Abort) => {
                 self.done(interrupted_body(self.budget()), false)
             }
+            (State::Limiting(l), Event::Answer(Answer::Rate(_)) | Event::Tick) if expired => {
+                self.gate_interrupted(l.gate)
+            }
+            (State::Limiting(l), Event::Abort) => self.gate_interrupted(l.gate),
+            (State::Limiting(l), Event::Answer(Answer::Rate(a))) => self.counted(*l, a, now),
             (State::Pending(p), Event::Answer(a)) if !same_kind(&p.effect, &a) => misused(),
             (State::Pending(p), Event::Answer(_) | Event::Tick) if expired => self.interrupted(p),
             (State::Pending(p), Event::Abort) => self.interrupted(p),
@@ -526,7 +596,7 @@ impl Request {
                     ..
                 },
                 Event::End,
-            ) => self.ended(&kept, parser, grant.as_ref(), now),
+            ) => self.ended(kept, parser, grant, now),
             (State::Pending(p), Event::Answer(a)) => self.resumed(p, a, now),
             // Anything else is out of order.
             (_, Event::Head(_) | Event::Body(_) | Event::End | Event::Answer(_)) => misused(),
@@ -586,28 +656,124 @@ impl Request {
             Err(Refusal::Preflight(reply)) => return self.done(reply, false),
         }
         let size_hint = admission::size_hint(&head, config.limits.request_bytes);
-        if let Some(a) = &config.authorization {
-            return match a.admit(&head) {
-                Admission::Refuse(reply) => self.done(reply, false),
-                Admission::Introspect(effect) => (
-                    State::Authorizing {
-                        kept: head.keep(),
-                        size_hint,
-                        effect,
-                    },
-                    Action::Perform,
+        let next = match &config.authorization {
+            Some(a) => match a.admit(&head) {
+                Admission::Refuse(reply) => Next::Refuse(reply),
+                Admission::Introspect(effect) => Next::Introspect(effect),
+            },
+            None => Next::Body,
+        };
+        let kept = head.keep();
+        // The address's count comes before authorization: an unknown token costs no introspection.
+        if let Some((r, budget)) = config
+            .rate_limit
+            .as_ref()
+            .and_then(|r| r.requests.map(|b| (r, b)))
+        {
+            let key = match &self.client {
+                Some(k) => k,
+                None => return self.done(no_client_address(config.limits.response_bytes), false),
+            };
+            let entry = self.engine.entries.get(Scope::Requests, key);
+            let effect = Effect::Rate(r.count(entry, &budget, true));
+            let gate = Gate::Head {
+                kept,
+                size_hint,
+                next,
+            };
+            return limiting(effect, budget, false, gate);
+        }
+        self.admitted(kept, size_hint, next)
+    }
+
+    /// The head was admitted (and its address counted): refused, introspected, or read.
+    fn admitted(&self, kept: Kept, size_hint: usize, next: Next) -> (State, Action) {
+        match next {
+            Next::Refuse(reply) => self.done(reply, false),
+            Next::Introspect(effect) => (
+                State::Authorizing {
+                    kept,
+                    size_hint,
+                    effect,
+                },
+                Action::Perform,
+            ),
+            Next::Body => (
+                State::Body {
+                    kept,
+                    parser: Parser::with_capacity(self.engine.config.limits.depth, size_hint),
+                    received: 0,
+                    grant: None,
+                },
+                Action::Continue,
+            ),
+        }
+    }
+
+    /// A rate effect's answer: the request goes on, or is refused 429 (a charge over the limit
+    /// first puts its entry in the penalty box). A store that cannot answer admits the request:
+    /// the limit protects the service, it must not take the service down.
+    fn counted(&mut self, l: Limiting, answer: RateAnswer, now: f64) -> (State, Action) {
+        let Limiting {
+            effect,
+            budget,
+            penalizing,
+            gate,
+        } = l;
+        let over = match (penalizing, answer) {
+            (true, RateAnswer::Penalized | RateAnswer::Failed) => true,
+            (false, RateAnswer::Counted { boxed: true, .. }) => true,
+            (false, RateAnswer::Counted { count, .. }) if count > budget.limit => {
+                let (entry, r) = match (effect, &self.engine.config.rate_limit) {
+                    (Effect::Rate(e), Some(r)) => (e.entry, r),
+                    // A rate effect is pending only with rate limits.
+                    _ => return misused(),
+                };
+                let effect = Effect::Rate(r.penalize(entry, &budget));
+                return limiting(effect, budget, true, gate);
+            }
+            (false, RateAnswer::Counted { .. } | RateAnswer::Failed) => false,
+            // Penalized for a count, or a count for a penalty.
+            _ => return misused(),
+        };
+        if over {
+            let limit = self.budget();
+            let reply = match &gate {
+                Gate::Head { .. } => {
+                    rate_limit::limited(&budget, None, false, Timing::Early, limit)
+                }
+                Gate::Call { id, .. } => rate_limit::limited(
+                    &budget,
+                    id.as_deref(),
+                    id.is_none(),
+                    Timing::AfterBody,
+                    limit,
                 ),
             };
+            return self.done(reply, false);
         }
-        (
-            State::Body {
-                kept: head.keep(),
-                parser: Parser::with_capacity(config.limits.depth, size_hint),
-                received: 0,
-                grant: None,
-            },
-            Action::Continue,
-        )
+        match gate {
+            Gate::Head {
+                kept,
+                size_hint,
+                next,
+            } => self.admitted(kept, size_hint, next),
+            Gate::Call {
+                kept, doc, grant, ..
+            } => self.dispatched(&kept, &doc, grant.as_ref(), now),
+        }
+    }
+
+    /// The request ended while its rate effect was pending: 408 of its phase.
+    fn gate_interrupted(&self, gate: Gate) -> (State, Action) {
+        match gate {
+            Gate::Head { .. } => self.done(interrupted_body(self.budget()), false),
+            Gate::Call { id, .. } => {
+                let e = RpcError::new(408, INTERNAL_ERROR, errors::CALL_INTERRUPTED);
+                let reply = Reply::error(&e, id.as_deref(), Timing::AfterBody, self.budget());
+                self.done(reply, false)
+            }
+        }
     }
 
     /// Wall-clock milliseconds at monotonic `now` (NaN without a wall clock).
@@ -634,7 +800,7 @@ impl Request {
         };
         let key = match effect {
             Effect::Http(h) => h.cache_key.as_deref(),
-            Effect::Handler(_) => None,
+            Effect::Handler(_) | Effect::Rate(_) => None,
         };
         let now_ms = self.wall_ms(now);
         let verdict = match answer {
@@ -645,7 +811,7 @@ impl Request {
             }
             // Only an effect that named a key may be answered from a store.
             Answer::Cached(value) if key.is_some() => a.judge_cached(value, now_ms),
-            Answer::Cached(_) | Answer::Handler(_) => return misused(),
+            Answer::Cached(_) | Answer::Handler(_) | Answer::Rate(_) => return misused(),
         };
         match verdict {
             Err(reply) => self.done(reply, false),
@@ -679,27 +845,62 @@ impl Request {
 
     fn ended(
         &mut self,
-        kept: &Kept,
+        kept: Kept,
         parser: Parser,
+        grant: Option<Grant>,
+        now: f64,
+    ) -> (State, Action) {
+        let doc = match parser.finish() {
+            Ok(d) => d,
+            Err(e) => {
+                let reply = parse_error(&e, Timing::AfterBody, self.budget());
+                return self.settle(Decided::Respond(reply), false);
+            }
+        };
+        self.trail.body(&doc.root(), &kept, grant.as_ref());
+        let engine = Rc::clone(&self.engine);
+        if let Some(r) = &engine.config.rate_limit {
+            let now_ms = self.wall_ms(now);
+            match call_check(
+                &engine,
+                r,
+                &doc.root(),
+                grant.as_ref(),
+                self.client.as_deref(),
+                now_ms,
+            ) {
+                CallCheck::Free => {}
+                CallCheck::NoKey => return self.done(no_client_address(self.budget()), false),
+                CallCheck::Count { effect, budget, id } => {
+                    let gate = Gate::Call {
+                        kept,
+                        doc,
+                        grant,
+                        id,
+                    };
+                    return limiting(effect, budget, false, gate);
+                }
+            }
+        }
+        self.dispatched(&kept, &doc, grant.as_ref(), now)
+    }
+
+    /// Decides the complete body (`dispatch`).
+    fn dispatched(
+        &self,
+        kept: &Kept,
+        doc: &Document,
         grant: Option<&Grant>,
         now: f64,
     ) -> (State, Action) {
-        let doc = parser.finish();
-        if let Ok(d) = &doc {
-            self.trail.body(&d.root(), kept, grant);
-        }
-        let engine = &*self.engine;
-        let decided = match doc {
-            Ok(doc) => dispatch(
-                engine,
-                kept,
-                &doc.root(),
-                self.deadline.remaining(now),
-                self.epoch_ms,
-                grant.map(|g| (g, self.wall_ms(now))),
-            ),
-            Err(e) => Decided::Respond(parse_error(&e, Timing::AfterBody, self.budget())),
-        };
+        let decided = dispatch(
+            &self.engine,
+            kept,
+            &doc.root(),
+            self.deadline.remaining(now),
+            self.epoch_ms,
+            grant.map(|g| (g, self.wall_ms(now))),
+        );
         self.settle(decided, false)
     }
 
@@ -752,6 +953,86 @@ impl Request {
 
 fn misused() -> (State, Action) {
     (State::Misused, Action::Misuse)
+}
+
+fn needs_client_address(config: &Config) -> bool {
+    matches!(&config.rate_limit, Some(r) if r.counts_addresses(config.authorization.is_some()))
+}
+
+fn limiting(effect: Effect, budget: Budget, penalizing: bool, gate: Gate) -> (State, Action) {
+    let l = Limiting {
+        effect,
+        budget,
+        penalizing,
+        gate,
+    };
+    (State::Limiting(Box::new(l)), Action::Perform)
+}
+
+/// 500 for a host that reported no client address where a rate limit counts per address.
+fn no_client_address(budget: usize) -> Reply {
+    Reply::internal(errors::NO_CLIENT_ADDRESS, None, Timing::Early, budget)
+}
+
+/// Whether a complete body is a `tools/call` the caller budget counts.
+enum CallCheck {
+    Free,
+    /// Counted per client address, and the host reported none.
+    NoKey,
+    Count {
+        effect: Effect,
+        budget: Budget,
+        id: Option<Vec<u8>>,
+    },
+}
+
+/// A `tools/call` naming a declared tool the caller may call is charged, valid input or not; a
+/// notification is only looked up in the penalty box. Anything else is left to `dispatch`, which
+/// refuses it or answers it uncharged. The caller is the authorized `sub`, else the client address.
+fn call_check(
+    e: &Inner,
+    r: &rate_limit::RateLimit,
+    root: &Value<'_>,
+    grant: Option<&Grant>,
+    client: Option<&str>,
+    now_ms: f64,
+) -> CallCheck {
+    let env = match envelope::classify(root) {
+        Ok(env) => env,
+        Err(_) => return CallCheck::Free,
+    };
+    if env.method.as_str() != "tools/call" {
+        return CallCheck::Free;
+    }
+    let name = match env.params.as_ref().and_then(|p| p.get("name")) {
+        Some(Value::String(s)) => s.as_str(),
+        _ => return CallCheck::Free,
+    };
+    if !matches!(&e.config.tools, Some(t) if t.find(&name).is_some()) {
+        return CallCheck::Free;
+    }
+    if let (Some(a), Some(g)) = (&e.config.authorization, grant) {
+        if a.permit(g, "tools/call", env.params.as_ref(), now_ms)
+            .is_err()
+        {
+            return CallCheck::Free;
+        }
+    }
+    let (budget, scope) = match r.call_budget(&name) {
+        Some(b) => b,
+        None => return CallCheck::Free,
+    };
+    let key = match (grant, client) {
+        (Some(g), _) => g.sub(),
+        (None, Some(c)) => c,
+        (None, None) => return CallCheck::NoKey,
+    };
+    let charge = env.id.is_some();
+    CallCheck::Count {
+        effect: Effect::Rate(r.count(e.entries.get(scope, key), &budget, charge)),
+        budget,
+        id: env.id,
+    }
 }
 
 /// Whether `answer` reports an effect of `effect`'s kind.

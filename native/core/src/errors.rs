@@ -10,6 +10,10 @@ pub const INTERNAL_ERROR: i32 = -32603;
 pub const HEADER_MISMATCH: i32 = -32020;
 pub const MISSING_CAPABILITY: i32 = -32021;
 pub const UNSUPPORTED_VERSION: i32 = -32022;
+/// A request over one of the opt-in rate limits (`rate_limit.rs`): the code the draft MCP proposal
+/// SEP-3304 ("Standardizing Rate-Limiting Errors") takes from the reserved range. The draft is not
+/// final; this is the one place that writes it.
+pub const RATE_LIMITED_CODE: i32 = -32023;
 /// The `jsonRpc(router)` wire's one code for handler and output-validation failures (`jsonrpc.rs`),
 /// which the catalog-backed tools read back (`rpc_client.rs`).
 pub const EXECUTION_FAILED: i32 = -32000;
@@ -40,6 +44,9 @@ pub const CALL_INTERRUPTED: &str = "Request interrupted";
 pub const MALFORMED_FRAMING: &str = "Invalid Request: malformed HTTP framing";
 pub const RESPONSE_TOO_LARGE: &str = "Response too large";
 pub const INTERNAL: &str = "Internal error";
+pub const RATE_LIMITED: &str = "Rate limited";
+/// A rate limit counts per client address and the host reported none: its own misconfiguration.
+pub const NO_CLIENT_ADDRESS: &str = "Internal error: the host reported no client address";
 pub const TOOL_RESULT_TOO_LARGE: &str = "Tool result too large";
 
 pub const BATCH: &str = "Invalid Request: batches are not supported";
@@ -111,6 +118,8 @@ named![
     MALFORMED_FRAMING,
     RESPONSE_TOO_LARGE,
     INTERNAL,
+    RATE_LIMITED,
+    NO_CLIENT_ADDRESS,
     TOOL_RESULT_TOO_LARGE,
     BATCH,
     NOT_OBJECT,

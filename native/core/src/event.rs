@@ -6,7 +6,7 @@
 //! it wrote the reply (`reply::Note`), read back from the reply only where it wrote none (an OAuth
 //! refusal, a result it passed through), and only when the host asks ([`Trail::fields`]), so a
 //! host that publishes nothing pays for a few lookups only. The event never carries tokens,
-//! secrets, header values, argument or result values: only the method, the tool/prompt name or
+//! secrets, header values, argument or result values: only the method, the request id, the tool/prompt name or
 //! resource URI, the outcome, sizes, the protocol revision, the principal's `sub` and validated W3C
 //! trace context.
 use crate::authorization::Grant;
@@ -62,6 +62,7 @@ impl Timings {
 pub struct Trail {
     bytes_in: usize,
     method: Option<String>,
+    request_id: Option<String>,
     name: Option<String>,
     version: Option<String>,
     sub: Option<String>,
@@ -89,6 +90,11 @@ impl Trail {
             _ => return,
         };
         self.method = string(o.get("method"));
+        // A string id as its text, a number as written; null or absent (a notification): none.
+        self.request_id = match o.get("id") {
+            Some(Value::Number(n)) => bounded(n.raw()),
+            id => string(id),
+        };
         let params = match o.get("params") {
             Some(Value::Object(p)) => p,
             _ => return,
@@ -131,6 +137,7 @@ impl Trail {
         let outcome = Outcome::of(reply, self.method.as_deref() == Some("tools/call"));
         Fields {
             method: self.method.as_deref(),
+            request_id: self.request_id.as_deref(),
             name: self.name.as_deref(),
             status: reply.status,
             code: outcome.code,
@@ -157,6 +164,9 @@ impl Trail {
 #[derive(Debug, PartialEq, Eq)]
 pub struct Fields<'a> {
     pub method: Option<&'a str>,
+    /// The JSON-RPC `id` as text (a string's value, a number as written); `None` for a
+    /// notification, a null id or one longer than the event keeps.
+    pub request_id: Option<&'a str>,
     pub name: Option<&'a str>,
     pub status: u16,
     pub code: Option<i32>,
@@ -174,6 +184,8 @@ impl Fields<'_> {
     pub fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(b"{\"method\":");
         opt_string(out, self.method);
+        out.extend_from_slice(b",\"requestId\":");
+        opt_string(out, self.request_id);
         out.extend_from_slice(b",\"name\":");
         opt_string(out, self.name);
         out.extend_from_slice(b",\"status\":");
@@ -338,6 +350,7 @@ fn code_kind(code: Option<i32>) -> String {
         Some(errors::MISSING_CAPABILITY) => "missing_capability",
         Some(errors::UNSUPPORTED_VERSION) => "unsupported_version",
         Some(errors::EXECUTION_FAILED) => "execution_failed",
+        Some(errors::RATE_LIMITED_CODE) => "rate_limited",
         _ => "error",
     };
     name.to_string()
@@ -355,6 +368,7 @@ fn status_kind(status: u16) -> &'static str {
         408 => "timeout",
         413 => "body_too_large",
         415 => "unsupported_media_type",
+        429 => "rate_limited",
         431 => "head_too_large",
         503 => "unavailable",
         _ => "refused",
@@ -508,6 +522,7 @@ mod tests {
     fn a_tool_result_reports_is_error() {
         let mut t = Trail {
             method: Some("tools/call".into()),
+            request_id: Some("3".into()),
             name: Some("echo".into()),
             ..Trail::default()
         };
@@ -515,7 +530,7 @@ mod tests {
         let r = Reply::result(b"3", br#"{"content":[],"isError":true}"#, 4096);
         let got = event(&t, &r);
         let want = format!(
-            r#"{{"method":"tools/call","name":"echo","status":200,"code":null,"isError":true,"refusal":null,"bytesIn":10,"bytesOut":{},"protocolVersion":null,"sub":null,"traceparent":null,"tracestate":null}}"#,
+            r#"{{"method":"tools/call","requestId":"3","name":"echo","status":200,"code":null,"isError":true,"refusal":null,"bytesIn":10,"bytesOut":{},"protocolVersion":null,"sub":null,"traceparent":null,"tracestate":null}}"#,
             r.body.len()
         );
         assert_eq!(got, want);

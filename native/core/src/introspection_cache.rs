@@ -9,6 +9,7 @@
 use crate::decl::{known_key, ConfigError};
 use crate::effect::CacheEntry;
 use crate::hmac::Sha256;
+use crate::host_store;
 use crate::json::{self, write, Value};
 
 /// The longest `maxAgeMs`: one minute of revocation delay at most.
@@ -17,10 +18,7 @@ pub const MAX_AGE_LIMIT_MS: u64 = 60_000;
 /// of refused requests costs one introspection, and a token the issuer activates late waits at most
 /// this long.
 pub const INACTIVE_TTL_MS: u64 = 5_000;
-const MAX_ENTRIES_LIMIT: u64 = 1_000_000;
-const MIN_BYTES: u64 = 64 * 1024;
-const MAX_BYTES_LIMIT: u64 = 1024 * 1024 * 1024;
-const KEYS: [&str; 3] = ["maxAgeMs", "maxEntries", "maxBytes"];
+const KEYS: [&str; 3] = ["maxAgeMs", host_store::KEYS[0], host_store::KEYS[1]];
 /// Nesting of a stored value.
 const VALUE_DEPTH: u32 = 2;
 
@@ -60,22 +58,17 @@ pub fn parse(v: Value<'_>) -> Result<CacheConfig, ConfigError> {
     for (key, _) in o.iter() {
         known_key("authorization.cache", key, &KEYS)?;
     }
-    let int = |key: &str, min: u64, max: u64, required: bool| -> Result<u64, ConfigError> {
-        match o
-            .get(key)
-            .map(|v| v.as_number().and_then(|n| n.as_safe_integer()))
-        {
-            None if !required => Ok(min),
-            Some(Some(n)) if n >= min as i64 && n <= max as i64 => Ok(n as u64),
-            _ => Err(format!(
-                "authorization.cache.{}: must be an integer from {} to {}",
-                key, min, max
-            )),
-        }
-    };
-    let max_age_ms = int("maxAgeMs", 1, MAX_AGE_LIMIT_MS, true)?;
-    int("maxEntries", 1, MAX_ENTRIES_LIMIT, false)?;
-    int("maxBytes", MIN_BYTES, MAX_BYTES_LIMIT, false)?;
+    let max_age_ms =
+        match host_store::integer(o, "authorization.cache", "maxAgeMs", 1, MAX_AGE_LIMIT_MS)? {
+            Some(ms) => ms,
+            None => {
+                return Err(format!(
+                    "authorization.cache.maxAgeMs: must be an integer from 1 to {}",
+                    MAX_AGE_LIMIT_MS
+                ))
+            }
+        };
+    host_store::check(o, "authorization.cache")?;
     Ok(CacheConfig { max_age_ms })
 }
 

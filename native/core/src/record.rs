@@ -1,21 +1,30 @@
 //! The byte forms of the C ABI (docs/contracts.md#records), and nothing else: the head record a
 //! JavaScript host writes, the reply record and the effect JSON it reads. Only `abi.rs` (and tests
 //! that speak the ABI's language) use them; Rust hosts work with the typed values.
-use crate::effect::{CacheEntry, Effect};
+use crate::effect::{CacheEntry, Effect, RateOp};
 use crate::event::Fields;
 use crate::json::write;
 use crate::reply::Reply;
 
 type Lines<'a> = Vec<(&'a [u8], &'a [u8])>;
 
-/// `METHOD SP request-target CRLF (name ":" SP value CRLF)*` into its parts; `None` when it is not
-/// a head record. Values are handed over as written; the engine trims and joins them.
-pub fn head(record: &[u8]) -> Option<(&[u8], &[u8], Lines<'_>)> {
+/// The parts of a head record: method, target, the client's address when the host gave one, and
+/// the header lines.
+pub type HeadParts<'a> = (&'a [u8], &'a [u8], Option<&'a [u8]>, Lines<'a>);
+
+/// `METHOD SP request-target [SP client-address] CRLF (name ":" SP value CRLF)*` into its parts;
+/// `None` when it is not a head record. A request target holds no space, so a third word is the
+/// client's address. Values are handed over as written; the engine trims and joins them.
+pub fn head(record: &[u8]) -> Option<HeadParts<'_>> {
     let mut lines = record.split(|&b| b == b'\n');
     let first = lines.next()?;
     let first = first.strip_suffix(b"\r").unwrap_or(first);
     let sp = first.iter().position(|&b| b == b' ')?;
-    let (method, target) = (&first[..sp], &first[sp + 1..]);
+    let (method, rest) = (&first[..sp], &first[sp + 1..]);
+    let (target, client) = match rest.iter().position(|&b| b == b' ') {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
     // Room for a typical client's header lines at once, instead of growing through 4, 8 and 16.
     let mut out = Vec::with_capacity(16);
     let mut ended = false;
@@ -31,7 +40,7 @@ pub fn head(record: &[u8]) -> Option<(&[u8], &[u8], Lines<'_>)> {
         let colon = line.iter().position(|&b| b == b':')?;
         out.push((&line[..colon], &line[colon + 1..]));
     }
-    Some((method, target, out))
+    Some((method, target, client, out))
 }
 
 /// `status CRLF (name ": " value CRLF)* CRLF body`; `connection: close` is the last header line
@@ -53,13 +62,13 @@ pub fn reply(out: &mut Vec<u8>, r: &Reply) {
     out.extend_from_slice(&r.body);
 }
 
-/// Words of [`event`]'s fixed part: five numbers, then seven string lengths.
-const EVENT_WORDS: usize = 12;
+/// Words of [`event`]'s fixed part: five numbers, then eight string lengths.
+const EVENT_WORDS: usize = 13;
 
-/// The request event's fields: twelve little-endian `u32` words, then the strings' UTF-8 bytes
+/// The request event's fields: thirteen little-endian `u32` words, then the strings' UTF-8 bytes
 /// one after the other. Words: `status`, `code` (an `i32`), flags (1: `code` present, 2: `isError`
 /// present, 4: `isError` true), `bytesIn`, `bytesOut` (both saturating), then the byte lengths of
-/// `method`, `name`, `refusal`, `protocolVersion`, `sub`, `traceparent` and `tracestate`, with
+/// `method`, `name`, `refusal`, `protocolVersion`, `sub`, `traceparent`, `tracestate` and `requestId`, with
 /// `u32::MAX` for null. No JSON to write or parse: a JavaScript host publishing an event per request
 /// reads numbers and a few short strings.
 pub fn event(out: &mut Vec<u8>, f: &Fields<'_>) {
@@ -71,6 +80,7 @@ pub fn event(out: &mut Vec<u8>, f: &Fields<'_>) {
         f.sub,
         f.traceparent,
         f.tracestate,
+        f.request_id,
     ];
     out.reserve(EVENT_WORDS * 4 + strings.iter().flatten().map(|s| s.len()).sum::<usize>());
     let flags = u32::from(f.code.is_some())
@@ -98,9 +108,11 @@ pub fn event(out: &mut Vec<u8>, f: &Fields<'_>) {
 }
 
 /// The effect as one JSON object:
-/// `{"kind":"http","backend","method","url","headers":[[n,v]…],"body"?,"maxBytes","timeoutMs","cacheKey"?}` or
-/// `{"kind":"handler","op","input"?,"inputResponses"?,"progress"?,"timeoutMs"}`. `body` is text (every body the core builds is
-/// UTF-8); an absent member means no body / no input.
+/// `{"kind":"http","backend","method","url","headers":[[n,v]…],"body"?,"maxBytes","timeoutMs","cacheKey"?}`,
+/// `{"kind":"handler","op","input"?,"inputResponses"?,"progress"?,"timeoutMs"}`, or
+/// `{"kind":"rate","rateCounter","penaltyBox","entry","op":"count","windowS","charge"}` /
+/// `{…,"op":"penalize","ttlS"}`. `body` is text (every body the core builds is UTF-8); an absent
+/// member means no body / no input.
 pub fn effect(out: &mut Vec<u8>, e: &Effect) {
     match e {
         Effect::Http(h) => {
@@ -156,6 +168,30 @@ pub fn effect(out: &mut Vec<u8>, e: &Effect) {
             write::integer(out, h.timeout_ms as i64);
             out.push(b'}');
         }
+        Effect::Rate(r) => {
+            out.extend_from_slice(b"{\"kind\":\"rate\",\"rateCounter\":");
+            write::string(out, &r.rate_counter);
+            out.extend_from_slice(b",\"penaltyBox\":");
+            write::string(out, &r.penalty_box);
+            out.extend_from_slice(b",\"entry\":");
+            write::string(out, &r.entry);
+            match r.op {
+                RateOp::Count { window_s, charge } => {
+                    out.extend_from_slice(b",\"op\":\"count\",\"windowS\":");
+                    write::integer(out, i64::from(window_s));
+                    out.extend_from_slice(if charge {
+                        b",\"charge\":true}"
+                    } else {
+                        b",\"charge\":false}"
+                    });
+                }
+                RateOp::Penalize { ttl_s } => {
+                    out.extend_from_slice(b",\"op\":\"penalize\",\"ttlS\":");
+                    write::integer(out, i64::from(ttl_s));
+                    out.push(b'}');
+                }
+            }
+        }
     }
 }
 
@@ -189,6 +225,7 @@ mod tests {
     fn event_records_hold_numbers_flags_and_strings() {
         let f = Fields {
             method: Some("tools/call"),
+            request_id: Some("7"),
             name: Some("écho"),
             status: 400,
             code: Some(-32020),
@@ -218,12 +255,13 @@ mod tests {
                 10,
                 null,
                 null,
-                0
+                0,
+                1
             ]
         );
         assert_eq!(
-            &out[48..],
-            "tools/calléchoname_missing2026-07-28".as_bytes()
+            &out[52..],
+            "tools/calléchoname_missing2026-07-287".as_bytes()
         );
         let f = Fields {
             code: None,
@@ -246,12 +284,14 @@ mod tests {
 
     #[test]
     fn head_records_split_into_parts() {
-        let (m, t, lines) = head(b"POST /mcp?x\r\naccept: a\r\nx:\r\n\r\n").unwrap();
-        assert_eq!((m, t), (&b"POST"[..], &b"/mcp?x"[..]));
+        let (m, t, client, lines) = head(b"POST /mcp?x\r\naccept: a\r\nx:\r\n\r\n").unwrap();
+        assert_eq!((m, t, client), (&b"POST"[..], &b"/mcp?x"[..], None));
         assert_eq!(
             lines,
             vec![(&b"accept"[..], &b" a"[..]), (&b"x"[..], &b""[..])]
         );
+        let (_, t, client, _) = head(b"POST /mcp 2001:db8::1\r\n\r\n").unwrap();
+        assert_eq!((t, client), (&b"/mcp"[..], Some(&b"2001:db8::1"[..])));
         assert!(head(b"").is_none());
         assert!(head(b"POST\r\n").is_none());
         assert!(head(b"POST /mcp\r\nnocolon\r\n").is_none());

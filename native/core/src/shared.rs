@@ -1,17 +1,20 @@
 //! What hosts must not restate, as one JSON text (the `pulse_defaults_*` export): the default
 //! limits, the configuration rule between the request and response budgets, the driver's guard, the
-//! name rule, the static-result rule and the backend URL rule.
+//! name rule, the static-result rule, the backend URL rule and the default bounds of the hosts'
+//! in-process stores.
 //! The TypeScript sources get it generated at build time (scripts/core-glue.mjs).
 use crate::config::RESPONSE_HEADROOM;
 use crate::decl::{name_pattern, NAME_RULE};
 use crate::driver::MAX_ZERO_WAITS;
+use crate::host_store;
 use crate::json::write;
 use crate::limits::Limits;
 use crate::manifest::{STATIC_BYTES, STATIC_DEPTH, STATIC_RESULT_RULE};
 use crate::url::{backend_pattern, MAX_URL_BYTES};
 
 /// `{"limits":{…},"responseHeadroomBytes":…,"maxZeroWaits":…,"name":{"pattern":…,"rule":…},
-/// "staticResult":{"depth":…,"bytes":…,"rule":…},"backendUrl":{"pattern":…,"maxBytes":…}}`, with the public names.
+/// "staticResult":{"depth":…,"bytes":…,"rule":…},"backendUrl":{"pattern":…,"maxBytes":…},
+/// "hostStore":{"maxEntries":…,"maxBytes":…}}`, with the public names.
 pub fn json() -> Vec<u8> {
     let l = Limits::DEFAULT;
     let mut out = format!(
@@ -38,7 +41,15 @@ pub fn json() -> Vec<u8> {
     write::string(&mut out, STATIC_RESULT_RULE);
     out.extend_from_slice(b"},\"backendUrl\":{\"pattern\":");
     write::string(&mut out, &backend_pattern());
-    out.extend_from_slice(format!(",\"maxBytes\":{}}}}}", MAX_URL_BYTES).as_bytes());
+    out.extend_from_slice(
+        format!(
+            ",\"maxBytes\":{}}},\"hostStore\":{{\"maxEntries\":{},\"maxBytes\":{}}}}}",
+            MAX_URL_BYTES,
+            host_store::DEFAULT_MAX_ENTRIES,
+            host_store::DEFAULT_MAX_BYTES
+        )
+        .as_bytes(),
+    );
     out
 }
 
@@ -80,6 +91,15 @@ mod tests {
         let url = o.get("backendUrl").unwrap().as_object().unwrap();
         assert_eq!(s(url.get("pattern")), backend_pattern());
         assert_eq!(n(url.get("maxBytes")), MAX_URL_BYTES as i64);
+        let store = o.get("hostStore").unwrap().as_object().unwrap();
+        assert_eq!(
+            n(store.get("maxEntries")),
+            host_store::DEFAULT_MAX_ENTRIES as i64
+        );
+        assert_eq!(
+            n(store.get("maxBytes")),
+            host_store::DEFAULT_MAX_BYTES as i64
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! delays, and the host-visible events recorded. The TypeScript driver runs the same cases
 //! (test/core/driver-cases.test.ts). Every case runs; the failures are reported together.
 use pulse_core::driver::{self, BodyRead, HostIo, HttpRead};
-use pulse_core::effect::CacheEntry;
+use pulse_core::effect::{CacheEntry, RateAnswer, RateEffect, RateOp};
 use pulse_core::json::{self, Object, Value};
 use pulse_core::{Engine, HandlerEffect, HttpEffect, HttpFailure};
 use std::collections::VecDeque;
@@ -53,6 +53,9 @@ struct Script {
     handler: Option<Answer>,
     /// The introspection cache's fresh entry, under whichever key the effect names.
     cached: Option<Vec<u8>>,
+    /// The client's address the host reports, and its rate store's answers in order.
+    client: Option<String>,
+    rate: VecDeque<RateAnswer>,
     events: Vec<String>,
 }
 
@@ -138,6 +141,27 @@ impl HostIo for Script {
             None => false,
         }
     }
+    fn client_address(&mut self) -> Option<String> {
+        self.client.clone()
+    }
+    fn rate(&mut self, effect: &RateEffect) -> RateAnswer {
+        let op = match effect.op {
+            RateOp::Count { window_s, charge } => {
+                format!(
+                    "count {window_s} {}",
+                    if charge { "charge" } else { "peek" }
+                )
+            }
+            RateOp::Penalize { ttl_s } => format!("penalize {ttl_s}"),
+        };
+        self.events.push(format!(
+            "rate {} {} {} {op} at {}",
+            effect.rate_counter, effect.penalty_box, effect.entry, self.clock
+        ));
+        self.rate
+            .pop_front()
+            .expect("cases: a rate answer for every rate effect")
+    }
     fn cache_lookup(&mut self, _: &str, value: &mut Vec<u8>) -> bool {
         match &self.cached {
             Some(v) => {
@@ -176,6 +200,26 @@ fn answer(v: Option<Value<'_>>, with_status: bool) -> Option<Answer> {
     })
 }
 
+/// `{"counted": n}`, `{"boxed": true}`, `{"penalized": true}` or `{"failed": true}`.
+fn rate_answer(v: Value<'_>) -> RateAnswer {
+    let o = v.as_object().expect("cases: a rate answer is an object");
+    if let Some(n) = o.get("counted") {
+        RateAnswer::Counted {
+            boxed: false,
+            count: number(n) as u32,
+        }
+    } else if o.get("boxed").is_some() {
+        RateAnswer::Counted {
+            boxed: true,
+            count: 0,
+        }
+    } else if o.get("penalized").is_some() {
+        RateAnswer::Penalized
+    } else {
+        RateAnswer::Failed
+    }
+}
+
 fn script(case: &Object<'_>) -> Script {
     let body = member(case, "body")
         .as_array()
@@ -205,6 +249,14 @@ fn script(case: &Object<'_>) -> Script {
         http: answer(case.get("http"), true),
         handler: answer(case.get("handler"), false),
         cached: case.get("cached").map(|v| text(v).into_bytes()),
+        client: case.get("client").map(text),
+        rate: case
+            .get("rate")
+            .map(|r| r.as_array().expect("cases: rate is an array"))
+            .into_iter()
+            .flat_map(|r| r.iter())
+            .map(rate_answer)
+            .collect(),
         events: Vec::new(),
     }
 }
@@ -276,24 +328,32 @@ fn every_driver_case() {
     let bytes = std::fs::read(CASES).expect("spec/driver-cases.json");
     let doc = json::parse(&bytes, DEPTH).expect("spec/driver-cases.json is JSON");
     let root = doc.root().as_object().expect("cases: an object");
-    let mut config = Vec::new();
-    json::write::value(&mut config, member(&root, "config"));
-    let engine = Engine::new(&config).expect("cases: the configuration");
-    // Cases marked `authorized` run with the configuration's `authorization` added.
-    config.pop();
-    config.extend_from_slice(b",\"authorization\":");
-    json::write::value(&mut config, member(&root, "authorization"));
-    config.push(b'}');
-    let authorized = Engine::new(&config).expect("cases: the authorized configuration");
+    // Cases marked `authorized` run with the configuration's `authorization` added, those marked
+    // `rateLimited` with its `rateLimit`.
+    let engines: Vec<Engine> = [(false, false), (true, false), (false, true), (true, true)]
+        .iter()
+        .map(|&(authorized, limited)| {
+            let mut config = Vec::new();
+            json::write::value(&mut config, member(&root, "config"));
+            for (on, key) in [(authorized, "authorization"), (limited, "rateLimit")] {
+                if on {
+                    config.pop();
+                    config.extend_from_slice(format!(",\"{key}\":").as_bytes());
+                    json::write::value(&mut config, member(&root, key));
+                    config.push(b'}');
+                }
+            }
+            Engine::new(&config).expect("cases: a configuration")
+        })
+        .collect();
     let cases = member(&root, "cases").as_array().expect("cases: cases");
     assert!(!cases.is_empty());
     let mut failures = String::new();
     for case in cases.iter() {
         let case = case.as_object().expect("cases: a case is an object");
-        let engine = match case.get("authorized") {
-            Some(Value::Bool(true)) => &authorized,
-            _ => &engine,
-        };
+        let flag = |key: &str| matches!(case.get(key), Some(Value::Bool(true)));
+        let engine =
+            &engines[usize::from(flag("authorized")) + 2 * usize::from(flag("rateLimited"))];
         if let Err(diff) = run(&case, engine) {
             let _ = write!(failures, "{}:\n{diff}", text(member(&case, "name")));
         }

@@ -7,7 +7,7 @@ use pulse_core::{record, Action, Engine, HandlerAnswer, Request};
 /// The ABI's head record, handed to the typed API.
 fn feed_head(req: &mut Request, rec: &[u8], now: f64) -> Action {
     match record::head(rec) {
-        Some((method, target, lines)) => req.head(method, target, lines, now),
+        Some((method, target, _, lines)) => req.head(method, target, lines, now),
         None => req.misuse(),
     }
 }

@@ -2,7 +2,7 @@
 //! request with the timings the driver measured, completed with its target; one that does not is
 //! never asked.
 use pulse_core::driver::{drive, BodyRead, HostIo, HttpRead};
-use pulse_core::effect::{HandlerEffect, HttpEffect, HttpFailure};
+use pulse_core::effect::{HandlerEffect, HttpEffect, HttpFailure, RateAnswer, RateEffect};
 use pulse_core::engine::Engine;
 use pulse_core::event::Timings;
 
@@ -35,6 +35,9 @@ impl HostIo for Host {
     }
     fn handler(&mut self, _: &HandlerEffect, _: f64, _: &mut Vec<u8>) -> bool {
         false
+    }
+    fn rate(&mut self, _: &RateEffect) -> RateAnswer {
+        unreachable!("no rate limit is configured")
     }
     fn observing(&mut self) -> bool {
         self.observing
@@ -72,7 +75,7 @@ fn an_observing_host_gets_one_event_with_its_timings() {
     assert_eq!(reply.status, 200);
     let want = format!(
         concat!(
-            r#"{{"method":"server/discover","name":null,"status":200,"code":null,"isError":null,"refusal":null,"#,
+            r#"{{"method":"server/discover","requestId":"1","name":null,"status":200,"code":null,"isError":null,"refusal":null,"#,
             r#""bytesIn":{},"bytesOut":{},"protocolVersion":"2026-07-28","sub":null,"#,
             r#""traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","tracestate":null,"#,
             r#""bodyMs":5,"effectsMs":0,"coreMs":0,"totalMs":5,"target":"fastly-native"}}"#

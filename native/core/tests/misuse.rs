@@ -55,7 +55,7 @@ const CALLS: [Call; 8] = [
 fn call(req: &mut Request, c: Call, now: f64) -> Action {
     match c {
         Call::Head => match record::head(HEAD.as_bytes()) {
-            Some((m, t, lines)) => req.head(m, t, lines, now),
+            Some((m, t, _, lines)) => req.head(m, t, lines, now),
             None => panic!("the test's head record"),
         },
         Call::Body => req.body(BODY.as_bytes(), now),

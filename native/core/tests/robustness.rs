@@ -5,7 +5,7 @@ use pulse_core::{record, Action, Engine, Request};
 /// The head record handed to the typed API, as the C ABI does.
 fn head(req: &mut Request, rec: &[u8], now: f64) -> Action {
     match record::head(rec) {
-        Some((method, target, lines)) => req.head(method, target, lines, now),
+        Some((method, target, _, lines)) => req.head(method, target, lines, now),
         None => req.misuse(),
     }
 }

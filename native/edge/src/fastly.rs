@@ -543,3 +543,110 @@ pub fn cache_insert(key: &[u8], value: &[u8], ttl_ms: u64) -> Result<(), Status>
     let closed = check(unsafe { raw_cache::body_close(body) });
     written.and(closed)
 }
+
+/// Edge Rate Limiting (`fastly_erl`) and the downstream client's address, for the rate limits. Rate
+/// counters and penalty boxes are opened by name on first use: nothing declares them.
+mod raw_erl {
+    use super::Handle;
+
+    #[link(wasm_import_module = "fastly_erl")]
+    extern "C" {
+        pub fn ratecounter_increment(
+            rc: *const u8,
+            rc_len: usize,
+            entry: *const u8,
+            entry_len: usize,
+            delta: u32,
+        ) -> u32;
+        pub fn ratecounter_lookup_count(
+            rc: *const u8,
+            rc_len: usize,
+            entry: *const u8,
+            entry_len: usize,
+            duration_s: u32,
+            count_out: *mut u32,
+        ) -> u32;
+        pub fn penaltybox_add(
+            pb: *const u8,
+            pb_len: usize,
+            entry: *const u8,
+            entry_len: usize,
+            ttl_s: u32,
+        ) -> u32;
+        pub fn penaltybox_has(
+            pb: *const u8,
+            pb_len: usize,
+            entry: *const u8,
+            entry_len: usize,
+            has_out: *mut u32,
+        ) -> u32;
+    }
+
+    #[link(wasm_import_module = "fastly_http_downstream")]
+    extern "C" {
+        /// Writes 4 (IPv4) or 16 (IPv6) octets into a 16-byte buffer.
+        pub fn downstream_client_ip_addr(
+            req: Handle,
+            octets_out: *mut u8,
+            nwritten_out: *mut usize,
+        ) -> u32;
+    }
+}
+
+/// Adds one to `entry` in the rate counter `rc`.
+pub fn ratecounter_increment(rc: &str, entry: &str) -> Result<(), Status> {
+    // SAFETY: both names are live `&str`s for the call.
+    check(unsafe {
+        raw_erl::ratecounter_increment(rc.as_ptr(), rc.len(), entry.as_ptr(), entry.len(), 1)
+    })
+}
+
+/// `entry`'s count in the rate counter `rc` over the last `duration_s` seconds (10 to 60, by 10).
+pub fn ratecounter_count(rc: &str, entry: &str, duration_s: u32) -> Result<u32, Status> {
+    let mut count = 0u32;
+    // SAFETY: live `&str`s for the call; valid out-pointer.
+    check(unsafe {
+        raw_erl::ratecounter_lookup_count(
+            rc.as_ptr(),
+            rc.len(),
+            entry.as_ptr(),
+            entry.len(),
+            duration_s,
+            &mut count,
+        )
+    })?;
+    Ok(count)
+}
+
+/// Puts `entry` in the penalty box `pb` for `ttl_s` seconds (Fastly keeps whole minutes, 1 to 60).
+pub fn penaltybox_add(pb: &str, entry: &str, ttl_s: u32) -> Result<(), Status> {
+    // SAFETY: live `&str`s for the call.
+    check(unsafe {
+        raw_erl::penaltybox_add(pb.as_ptr(), pb.len(), entry.as_ptr(), entry.len(), ttl_s)
+    })
+}
+
+/// Whether `entry` is in the penalty box `pb`.
+pub fn penaltybox_has(pb: &str, entry: &str) -> Result<bool, Status> {
+    let mut has = 0u32;
+    // SAFETY: live `&str`s for the call; valid out-pointer.
+    check(unsafe {
+        raw_erl::penaltybox_has(pb.as_ptr(), pb.len(), entry.as_ptr(), entry.len(), &mut has)
+    })?;
+    Ok(has != 0)
+}
+
+/// The downstream client's IP address.
+pub fn client_address(req: Handle) -> Result<std::net::IpAddr, Status> {
+    let mut octets = [0u8; 16];
+    let mut n = 0usize;
+    // SAFETY: a 16-byte buffer, as the hostcall requires; valid out-pointer.
+    check(unsafe { raw_erl::downstream_client_ip_addr(req, octets.as_mut_ptr(), &mut n) })?;
+    match n {
+        4 => Ok(std::net::IpAddr::from([
+            octets[0], octets[1], octets[2], octets[3],
+        ])),
+        16 => Ok(std::net::IpAddr::from(octets)),
+        _ => Err(Status(1)),
+    }
+}

@@ -6,7 +6,7 @@ use std::time::Instant;
 use pulse_core::authorization::INTROSPECTION_MAX_BYTES;
 use pulse_core::config::{ConfigError, Secret};
 use pulse_core::driver::{self, BodyRead, HostIo, HttpRead};
-use pulse_core::effect::CacheEntry;
+use pulse_core::effect::{CacheEntry, RateAnswer, RateEffect, RateOp};
 use pulse_core::event::Timings;
 use pulse_core::{Engine, HandlerEffect, HttpEffect, HttpFailure, Reply};
 
@@ -61,6 +61,7 @@ pub fn run() {
         Ok((method, target, lines)) => {
             let mut io = Compute {
                 started,
+                req,
                 clock: 0.0,
                 body,
                 left: declared_length(&lines),
@@ -128,6 +129,8 @@ fn wait_ms(ms: f64) -> u32 {
 struct Compute<'a> {
     /// The clock's origin, once read (`origin`, or the first reading).
     started: Option<Instant>,
+    /// The downstream request, for the client's address.
+    req: Handle,
     /// Milliseconds since `started` at the last reading. Each reading is a hostcall, so the clock is
     /// read around timed waits only (`ready_by`), where time passes; between them the guest runs
     /// for microseconds, which no deadline in milliseconds can tell apart.
@@ -279,6 +282,45 @@ impl HostIo for Compute<'_> {
     fn cache_store(&mut self, entry: &CacheEntry) {
         // Not kept: the next request asks the issuer again.
         let _ = fastly::cache_insert(entry.key.as_bytes(), &entry.value, entry.ttl_ms);
+    }
+
+    /// The TCP peer as Fastly reports it: the client itself, not a proxy's header.
+    fn client_address(&mut self) -> Option<String> {
+        fastly::client_address(self.req)
+            .ok()
+            .map(|ip| ip.to_string())
+    }
+
+    /// Fastly's Edge Rate Limiting: the penalty box first, then the count. Each hostcall answers
+    /// from the POP's memory; a failing one is the core's `Failed` (the request is admitted).
+    fn rate(&mut self, effect: &RateEffect) -> RateAnswer {
+        let (rc, pb, entry) = (&effect.rate_counter, &effect.penalty_box, &effect.entry);
+        let answer = match effect.op {
+            RateOp::Count { window_s, charge } => (|| {
+                if fastly::penaltybox_has(pb, entry)? {
+                    return Ok(RateAnswer::Counted {
+                        boxed: true,
+                        count: 0,
+                    });
+                }
+                if !charge {
+                    return Ok(RateAnswer::Counted {
+                        boxed: false,
+                        count: 0,
+                    });
+                }
+                fastly::ratecounter_increment(rc, entry)?;
+                let count = fastly::ratecounter_count(rc, entry, window_s)?;
+                Ok::<_, fastly::Status>(RateAnswer::Counted {
+                    boxed: false,
+                    count,
+                })
+            })(),
+            RateOp::Penalize { ttl_s } => {
+                fastly::penaltybox_add(pb, entry, ttl_s).map(|()| RateAnswer::Penalized)
+            }
+        };
+        answer.unwrap_or(RateAnswer::Failed)
     }
 
     fn observing(&mut self) -> bool {

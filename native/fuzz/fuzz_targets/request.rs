@@ -3,17 +3,20 @@
 //! depend on how the body was cut.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
+use pulse_core::effect::{Answer, RateAnswer, RateOp};
 use pulse_core::{record, Action, Effect, Engine, HandlerAnswer, HttpAnswer, HttpFailure, Request};
 use pulse_core_fuzz::split;
 
-/// One static tool and a JavaScript tool, so tools/call reaches the handler effect.
+/// One static tool and a JavaScript tool, so tools/call reaches the handler effect, each call counted
+/// by a rate limit first (the rate effect).
 const CONFIG: &str = r#"{"tools":{"formatVersion":1,"routerId":"fz","catalogHash":"h","deadlineMs":5000,
   "list":"[{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"}},{\"name\":\"js\",\"inputSchema\":{\"type\":\"object\"}}]",
   "tools":[{"name":"echo","input":[["string",0,8],["object",0,[["q",0,0]]]],"output":null,"handler":{"kind":"static"}},
-           {"name":"js","input":null,"output":null,"handler":{"kind":"javascript"}}],"corpora":{}}}"#;
+           {"name":"js","input":null,"output":null,"handler":{"kind":"javascript"}}],"corpora":{}},
+  "rateLimit":{"toolCalls":{"limit":2}}}"#;
 
 const HEADS: [&str; 3] = [
-    "POST /mcp\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\nmcp-method: tools/call\r\nmcp-name: js\r\n",
+    "POST /mcp 203.0.113.9\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\nmcp-method: tools/call\r\nmcp-name: js\r\n",
     "POST /mcp\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\nmcp-method: server/discover\r\n",
     "POST /mcp\r\ncontent-type: application/json\r\naccept: application/json\r\n",
 ];
@@ -28,7 +31,12 @@ fn drive(engine: &Engine, head: &[u8], chunks: &[&[u8]], answer: u8) -> Option<V
     // A head the core cannot take (not a head record, a bad method or target) is the host's
     // misuse: nothing else may happen on that request.
     let mut action = match record::head(head) {
-        Some((m, t, lines)) => req.head(m, t, lines, 1.0),
+        Some((m, t, client, lines)) => {
+            if let Some(c) = client.and_then(|c| std::str::from_utf8(c).ok()) {
+                req.client(c);
+            }
+            req.head(m, t, lines, 1.0)
+        }
         None => return None,
     };
     if action == Action::Misuse {
@@ -53,6 +61,28 @@ fn drive(engine: &Engine, head: &[u8], chunks: &[&[u8]], answer: u8) -> Option<V
             Action::Perform => {
                 if step > chunks.len() + 6 {
                     panic!("effects without end");
+                }
+                // A rate effect gets an answer fit for its operation, chosen by `answer`.
+                let rate = match req.effect() {
+                    Some(Effect::Rate(r)) => Some(match (r.op, answer % 4) {
+                        (RateOp::Penalize { .. }, 0 | 1) => RateAnswer::Penalized,
+                        (RateOp::Penalize { .. }, _) | (RateOp::Count { .. }, 3) => {
+                            RateAnswer::Failed
+                        }
+                        (RateOp::Count { .. }, 2) => RateAnswer::Counted {
+                            boxed: true,
+                            count: 0,
+                        },
+                        (RateOp::Count { .. }, n) => RateAnswer::Counted {
+                            boxed: false,
+                            count: u32::from(answer / 4) + u32::from(n),
+                        },
+                    }),
+                    _ => None,
+                };
+                if let Some(a) = rate {
+                    action = req.answer(Answer::Rate(a), 4.0);
+                    continue;
                 }
                 let http = matches!(req.effect(), Some(Effect::Http(_)));
                 match (http, answer % 2) {
@@ -108,7 +138,11 @@ fuzz_target!(|data: &[u8]| {
         let whole = drive(engine, &head, &[body], answer);
         let cut = drive(engine, &head, &split(body, cuts), answer);
         match (whole, cut) {
-            (Some(a), Some(b)) => assert_eq!(comparable(&a), comparable(&b), "the reply depends on the chunking"),
+            (Some(a), Some(b)) => assert_eq!(
+                comparable(&a),
+                comparable(&b),
+                "the reply depends on the chunking"
+            ),
             (None, None) => {}
             _ => panic!("the head verdict depends on the chunking"),
         }

@@ -4,10 +4,16 @@
  */
 import { internalError, type HeaderPair, type RespondAction } from '../../core/engine';
 import { createHostCore, drive, type BodySource, type Departure, type HostCore, type ReadResult, type StreamSink } from '../../core/driver';
-import { resolveOptions, type McpHttpOptions } from '../../options';
+import { resolveOptions, type McpClientInfo, type McpHttpOptions } from '../../options';
 
 export interface McpHttpHandler {
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Serves one request. `info.clientAddress` is the client's IP address where the runtime knows it
+   * (Deno's `info.remoteAddr.hostname`, Bun's `server.requestIP(request)?.address`, Cloudflare's
+   * `CF-Connecting-IP`): the key of `rateLimit`'s budgets per address. Pass only what the platform
+   * vouches for, never a header a client can set.
+   */
+  fetch(request: Request, info?: McpClientInfo): Promise<Response>;
 }
 
 const DONE: ReadResult = { done: true };
@@ -59,7 +65,7 @@ function toResponse(action: RespondAction): Response {
 /** The root adapter: a Fetch handler in front of catalog artifacts (the host facade). */
 export function createMcpHttpHandler(options?: McpHttpOptions): McpHttpHandler {
   const host = createHostCore(resolveOptions(options));
-  return { fetch: (request: Request) => serveFetch(host, request) };
+  return { fetch: (request: Request, info?: McpClientInfo) => serveFetch(host, request, info?.clientAddress) };
 }
 
 /**
@@ -68,7 +74,7 @@ export function createMcpHttpHandler(options?: McpHttpOptions): McpHttpHandler {
  * is returned as soon as its first event exists; the driver keeps writing into it and closes it with
  * the final response.
  */
-export async function serveFetch(host: HostCore, request: Request): Promise<Response> {
+export async function serveFetch(host: HostCore, request: Request, client?: string): Promise<Response> {
   const { departure, detach } = departureOf(request.signal);
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let started: (r: Response) => void = () => undefined;
@@ -93,7 +99,7 @@ export async function serveFetch(host: HostCore, request: Request): Promise<Resp
       const headers: string[] = [];
       request.headers.forEach((value, name) => headers.push(name, value));
       const body = request.body === null ? null : bodySource(request.body);
-      const outcome = await drive(host, { method: request.method, target: url.pathname + url.search, headers }, body, departure, sink);
+      const outcome = await drive(host, { method: request.method, target: url.pathname + url.search, headers, client }, body, departure, sink);
       if (outcome.streamed) {
         controller?.enqueue(outcome.response.body);
         controller?.close();

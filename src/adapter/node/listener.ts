@@ -12,7 +12,7 @@ import type { Duplex } from 'node:stream';
 import { internalError, type HostFault, type RespondAction } from '../../core/engine';
 import { nodeExchange } from './http-exchange';
 import { createHostCore, drive, type BodySource, type Departure, type HostCore, type HostIo, type ReadResult, type StreamSink } from '../../core/driver';
-import type { ResolvedOptions } from '../../options';
+import type { McpClientInfo, ResolvedOptions } from '../../options';
 import { NO_TIMINGS, publishRequest, requestChannel } from '../../telemetry/channel';
 
 /** The Node modules a listener uses. */
@@ -42,7 +42,11 @@ export function nodeModules(http: typeof NodeHttp, loadHttps: () => typeof NodeH
  * before any request should attach it itself: `server.on('clientError', handler.clientError)`.
  */
 export interface McpNodeHandler {
-  (req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Serves one request. The client's address is the TCP peer's, unless `info.clientAddress` says
+   * otherwise: behind a proxy, the address your proxy vouches for (see `rateLimit`).
+   */
+  (req: IncomingMessage, res: ServerResponse, info?: McpClientInfo): void;
   readonly clientError: (err: Error & { code?: string }, socket: Duplex) => void;
 }
 
@@ -290,13 +294,13 @@ export function nodeListener(host: HostCore, node: NodeModules): McpNodeHandler 
     } else answer();
   };
 
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+  const handler = (req: IncomingMessage, res: ServerResponse, info?: McpClientInfo): void => {
     const server = (req.socket as { server?: EventEmitter }).server;
     if (server !== undefined && !attached.has(server)) {
       attached.add(server);
       if (!server.listeners('clientError').includes(clientError)) server.on('clientError', clientError);
     }
-    const head = { method: req.method ?? '', target: originForm(req.url ?? ''), headers: req.rawHeaders };
+    const head = { method: req.method ?? '', target: originForm(req.url ?? ''), headers: req.rawHeaders, client: info?.clientAddress ?? req.socket.remoteAddress };
     drive(host, head, new NodeBody(req, host.requestBytes), new NodeDeparture(res), new NodeSink(res)).then(
       (outcome) => {
         if (outcome.streamed) {

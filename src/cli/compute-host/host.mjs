@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { S, SEND_ERR, KV_ERR } from './status.mjs';
 import { loadHostConfig, workerView } from './config.mjs';
 import { checkImports } from './compute-module.mjs';
+import { ErlStore, ErlInvalid } from './erl.mjs';
 
 const CAP = 1 << 20; // bytes per RPC answer
 const HIGH_WATER = 1 << 20; // pause a socket once this much is queued unread
@@ -221,6 +222,13 @@ class Exchange {
         return { meta: { kvError: KV_ERR.OK } };
       case 'kv-delete':
         return { meta: { kvError: this.host.kv.get(a.name).delete(a.key) ? KV_ERR.OK : KV_ERR.NOT_FOUND } };
+      case 'erl':
+        try {
+          return { meta: { value: this.host.erl.hostcall(a.call, a.args) ?? null } };
+        } catch (e) {
+          if (e instanceof ErlInvalid) return { meta: { inval: true } };
+          throw e;
+        }
       default:
         return { meta: { error: true } };
     }
@@ -380,9 +388,10 @@ class Slot {
 
 /**
  * Starts the host. `wasm` is a path or bytes; `toml` the path of fastly.toml. Resolves once the
- * server listens; `close()` stops the server and the workers.
+ * server listens; `close()` stops the server and the workers. `clock` (milliseconds, `Date.now` by
+ * default) is the rate counters' and penalty boxes' wall clock, for tests that move time.
  */
-export async function startHost({ wasm, toml, addr = '127.0.0.1:7676', workers = 2, verbose = 0, requestTimeoutMs = 60000, backendTimeoutMs = 30000, maxQueue = 256 }) {
+export async function startHost({ wasm, toml, addr = '127.0.0.1:7676', workers = 2, verbose = 0, requestTimeoutMs = 60000, backendTimeoutMs = 30000, maxQueue = 256, clock = Date.now }) {
   const [hostname, portText] = addr.split(/:(?=[0-9]+$)/);
   if (hostname !== '127.0.0.1' && hostname !== 'localhost') throw new HostError('ADDR_NOT_LOOPBACK', 'the local host binds 127.0.0.1 only');
   const cfg = loadHostConfig(toml);
@@ -396,6 +405,8 @@ export async function startHost({ wasm, toml, addr = '127.0.0.1:7676', workers =
     module,
     view: workerView(cfg),
     kv: new Map([...cfg.kvStores.entries()].map(([n, m]) => [n, new Map(m)])),
+    // One store for every worker, as Fastly shares counts and boxes within a POP.
+    erl: new ErlStore({ clock }),
     verbose,
     requestTimeoutMs,
     backendTimeoutMs,
@@ -441,6 +452,7 @@ export async function startHost({ wasm, toml, addr = '127.0.0.1:7676', workers =
     get firstInstantiated() {
       return host.firstInstantiated;
     },
+    erl: host.erl,
     async close() {
       await new Promise((ok) => {
         server.close(() => ok());

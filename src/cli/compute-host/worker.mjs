@@ -1,7 +1,8 @@
 // One worker thread runs guest instances, one per request, from a module compiled once by the main
-// thread. Hostcalls are synchronous for the guest; whatever needs I/O (downstream body, backends,
-// KV) is a blocking RPC to the main thread over a SharedArrayBuffer (Atomics.wait), which owns all
-// sockets. Writes towards the client are posted without waiting.
+// thread. Hostcalls are synchronous for the guest; whatever needs I/O or state shared by all
+// workers (downstream body, backends, KV, rate counters and penalty boxes) is a blocking RPC to the
+// main thread over a SharedArrayBuffer (Atomics.wait), which owns all sockets and that state.
+// Writes towards the client are posted without waiting.
 import { parentPort, workerData } from 'node:worker_threads';
 import { S, SEND_ERR, KV_ERR, INVALID_HANDLE, HostStatus } from './status.mjs';
 
@@ -18,6 +19,8 @@ const ctl = new Int32Array(sab, 0, 4);
 const area = new Uint8Array(sab, 16);
 const enc = new TextEncoder();
 const dec = new TextDecoder();
+// Rate counter and penalty box names and entries must be UTF-8 (`inval` otherwise); a BOM is text.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const configStores = new Map(view.configStores.map(([n, e]) => [n, new Map(e)]));
 const dictionaries = new Map(view.dictionaries.map(([n, e]) => [n, new Map(e)]));
 const secretStores = new Map(view.secretStores.map(([n, e]) => [n, new Map(e)]));
@@ -248,6 +251,25 @@ function runRequest(msg) {
   };
   const waitPending = (p) => {
     if (!p.result) settle(p, rpc('pending-wait', { pid: p.pid }).meta);
+  };
+
+  // `fastly_erl`: the main thread's store (erl.mjs) answers, so every worker counts in one place.
+  const erlText = (p, l) => {
+    try {
+      return strictUtf8.decode(bytes(p, l));
+    } catch {
+      throw new HostStatus(S.INVAL);
+    }
+  };
+  const erl = (call, args) => {
+    const { meta } = rpc('erl', { call, args });
+    if (meta.inval) throw new HostStatus(S.INVAL);
+    if (meta.error) throw new HostStatus(S.ERROR);
+    return meta.value;
+  };
+  const erlAnswer = (out, call, args) => {
+    check(out, 4);
+    w32(out, erl(call, args));
   };
 
   const dictGet = (map, h, t, keyP, keyL, valP, max, nwOut) => {
@@ -584,6 +606,15 @@ function runRequest(msg) {
         handles.delete(h >>> 0);
         w32(errOut, op.r.meta.kvError);
       },
+    },
+    fastly_erl: {
+      check_rate: (rcP, rcL, eP, eL, delta, window, limit, pbP, pbL, ttl, out) =>
+        erlAnswer(out, 'check_rate', [erlText(rcP, rcL), erlText(eP, eL), delta >>> 0, window >>> 0, limit >>> 0, erlText(pbP, pbL), ttl >>> 0]),
+      ratecounter_increment: (rcP, rcL, eP, eL, delta) => void erl('ratecounter_increment', [erlText(rcP, rcL), erlText(eP, eL), delta >>> 0]),
+      ratecounter_lookup_rate: (rcP, rcL, eP, eL, window, out) => erlAnswer(out, 'ratecounter_lookup_rate', [erlText(rcP, rcL), erlText(eP, eL), window >>> 0]),
+      ratecounter_lookup_count: (rcP, rcL, eP, eL, duration, out) => erlAnswer(out, 'ratecounter_lookup_count', [erlText(rcP, rcL), erlText(eP, eL), duration >>> 0]),
+      penaltybox_add: (pbP, pbL, eP, eL, ttl) => void erl('penaltybox_add', [erlText(pbP, pbL), erlText(eP, eL), ttl >>> 0]),
+      penaltybox_has: (pbP, pbL, eP, eL, out) => erlAnswer(out, 'penaltybox_has', [erlText(pbP, pbL), erlText(eP, eL)]),
     },
     fastly_log: {
       endpoint_get: (p, l, out) => {

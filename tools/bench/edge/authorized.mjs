@@ -17,6 +17,8 @@ export const options = {
     clientId: 'bench',
     clientSecret: { secretStore: 'bench', key: 'introspection' },
     scopes: ['mcp:access'],
+    // `echo` for any token with the scopes: the rate limit's group calls it.
+    operations: { echo: [] },
     allowInsecureLoopback: true,
     // The longest the core allows: a measured window never outlives the entry.
     cache: { maxAgeMs: 60_000 },

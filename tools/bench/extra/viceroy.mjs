@@ -10,7 +10,10 @@
 // each at BENCH_VICEROY_CONNECTIONS (32) connections for throughput and at 1 connection for
 // per-request latency. Viceroy runs one instance per request, as Compute does, so every row pays
 // instantiation; the discover group also serves the bare service with a data segment the size of
-// the deployed snapshot's, which prices the data each instantiation maps (copy-on-write, not copied). The bare service is cached under native/target/bench by the hash of its inputs; Pulse's binaries are configured anew each run (Wizer, under a second).
+// the deployed snapshot's, which prices the data each instantiation maps (copy-on-write, not copied).
+// The bare service is built only for a selected group that serves it, and cached under
+// native/target/bench by the hash of its inputs; Pulse's binaries are configured anew each run
+// (Wizer, under a second).
 // A fifth group prices the introspection cache: tools/bench/edge/authorized.mjs (the catalog-backed
 // module behind `authorization` with `authorization.cache`, Fastly's core cache as the store) answers
 // server/discover with a bearer token, beside the catalog-backed module answering it unauthorized
@@ -18,10 +21,15 @@
 // process, reached as the backend `issuer`; every round's Viceroy is warmed with one authorized
 // request first, and the row reports how many introspections the endpoint answered in the measured
 // window (`introspections`: about 0 when the cache works).
+// A sixth prices the rate limits: tools/bench/edge/authorized-limited.mjs (the authorized module with
+// a `rateLimit` never reached, both budgets counting every call) answers the authorized tools/call
+// of `echo`, beside tools/bench/edge/authorized.mjs answering the same (target: at least 0.95x).
+// Viceroy's Edge Rate Limiting hostcalls never count, so this prices the core's decision and the
+// hostcalls (a penalty-box lookup, an increment and a count per budget), not Fastly's counters.
 // BENCH_VICEROY_ONLY=<text> runs only the groups whose name contains it (e.g. `authorized`).
 // BENCH_EDGE_BEFORE=<dir> holding main.wasm, static.wasm and catalog.wasm of another build (copies of
 // bin/main.wasm and the two bench modules below) serves each beside its Pulse case as `(before)`, in
-// the same alternating rounds (the authorized group has none): a change to the Native service
+// the same alternating rounds (the authorized groups have none): a change to the Native service
 // measured against its predecessor.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +43,8 @@ const CONNECTIONS = Number(process.env.BENCH_VICEROY_CONNECTIONS ?? 32);
 if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`bench: BENCH_VICEROY_CONNECTIONS must be a positive integer, not ${process.env.BENCH_VICEROY_CONNECTIONS}`);
 export const BARE = 'bare Compute service (fixed JSON)';
 const UNAUTHORIZED = 'Pulse edge, catalog-backed module, no authorization';
+const CACHED = 'Pulse edge, authorization, introspection cache warm';
+export const RATE_LIMITED = 'Viceroy authorized tools/call catalog-backed, rate limit';
 const ONLY = process.env.BENCH_VICEROY_ONLY;
 
 const hash = (...parts) => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 16);
@@ -110,14 +120,17 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
   if (!existsSync(deployed)) throw new Error('bench: bin/main.wasm is missing (npm run edge:build)');
   const work = join(root, 'native', 'target', 'bench');
   mkdirSync(work, { recursive: true });
-  const bare = buildBare(root, work);
+  // Built when a selected group serves it: a first build is a cargo build.
+  let bareWasm;
+  const bare = () => (bareWasm ??= buildBare(root, work));
   // The profile's first question: how much of a request is the copy of the snapshot's data.
   const snapshotBytes = sectionSizes(readFileSync(deployed)).data;
-  const bareWithData = buildBare(root, work, snapshotBytes);
+  const bareWithData = () => buildBare(root, work, snapshotBytes);
   const WITH_DATA = `bare Compute service + ${snapshotBytes} B data segment`;
   const staticWasm = (await buildModule(root, work, 'tools/bench/edge/static.mjs')).wasm;
   const catalogWasm = (await buildModule(root, work, 'tools/bench/edge/catalog.mjs')).wasm;
   const authorized = await buildModule(root, work, 'tools/bench/edge/authorized.mjs');
+  const limitedWasm = (await buildModule(root, work, 'tools/bench/edge/authorized-limited.mjs')).wasm;
   const { authorization } = authorized.options;
   const upstream = await startServer(join(root, 'tools', 'bench', 'server-upstream.mjs'));
   const issuer = await startIssuer(authorization);
@@ -133,6 +146,8 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }),
   });
   const discover = { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } }) };
+  const bearer = { authorization: 'Bearer bench-token' };
+  const authorizedEcho = call('echo', { text: 'hello' });
   const groups = [
     { group: 'Viceroy server/discover', pulse: 'Pulse edge (deployed service)', wasm: deployed, before: 'main', withData: true, ...discover },
     { group: 'Viceroy tools/call static', pulse: 'Pulse edge, static tool', wasm: staticWasm, before: 'static', ...call('echo', { text: 'hello' }) },
@@ -143,7 +158,15 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
       ...discover,
       cases: [
         { name: UNAUTHORIZED, wasm: catalogWasm },
-        { name: 'Pulse edge, authorization, introspection cache warm', wasm: authorized.wasm, headers: { ...headers, authorization: 'Bearer bench-token' }, baseline: UNAUTHORIZED, issuer },
+        { name: CACHED, wasm: authorized.wasm, headers: { ...headers, ...bearer }, baseline: UNAUTHORIZED, issuer },
+      ],
+    },
+    {
+      group: RATE_LIMITED,
+      ...authorizedEcho,
+      cases: [
+        { name: CACHED, wasm: authorized.wasm, headers: { ...authorizedEcho.headers, ...bearer }, issuer },
+        { name: `${CACHED}, rate limit never reached`, wasm: limitedWasm, headers: { ...authorizedEcho.headers, ...bearer }, baseline: CACHED, issuer },
       ],
     },
   ].filter((g) => ONLY === undefined || g.group.includes(ONLY));
@@ -170,7 +193,7 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
         // Alternating rounds, as the Node rows: a slow minute of the shared machine touches both.
         for (let round = 0; round < rounds; round++) {
           for (const [i, c] of cases.entries()) {
-            const v = await serve(root, c.wasm, toml);
+            const v = await serve(root, typeof c.wasm === 'function' ? c.wasm() : c.wasm, toml);
             try {
               const caseHeaders = c.headers ?? g.headers;
               const marks = [];
@@ -219,9 +242,11 @@ export async function rows({ root, rounds = 1, loadTest, startServer, meta, head
     rmSync(toml, { force: true });
   }
   const size = (p) => readFileSync(p).length;
-  out.push(
-    { group: 'Viceroy module size', name: BARE, value: size(bare), unit: 'bytes' },
-    { group: 'Viceroy module size', name: 'Pulse edge (deployed service)', value: size(deployed), unit: 'bytes', baseline: BARE },
-  );
+  if (bareWasm !== undefined) {
+    out.push(
+      { group: 'Viceroy module size', name: BARE, value: size(bareWasm), unit: 'bytes' },
+      { group: 'Viceroy module size', name: 'Pulse edge (deployed service)', value: size(deployed), unit: 'bytes', baseline: BARE },
+    );
+  }
   return out;
 }

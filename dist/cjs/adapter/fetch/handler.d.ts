@@ -1,7 +1,13 @@
 import { type HostCore } from '../../core/driver';
-import { type McpHttpOptions } from '../../options';
+import { type McpClientInfo, type McpHttpOptions } from '../../options';
 export interface McpHttpHandler {
-    fetch(request: Request): Promise<Response>;
+    /**
+     * Serves one request. `info.clientAddress` is the client's IP address where the runtime knows it
+     * (Deno's `info.remoteAddr.hostname`, Bun's `server.requestIP(request)?.address`, Cloudflare's
+     * `CF-Connecting-IP`): the key of `rateLimit`'s budgets per address. Pass only what the platform
+     * vouches for, never a header a client can set.
+     */
+    fetch(request: Request, info?: McpClientInfo): Promise<Response>;
 }
 /** The root adapter: a Fetch handler in front of catalog artifacts (the host facade). */
 export declare function createMcpHttpHandler(options?: McpHttpOptions): McpHttpHandler;
@@ -11,4 +17,4 @@ export declare function createMcpHttpHandler(options?: McpHttpOptions): McpHttpH
  * is returned as soon as its first event exists; the driver keeps writing into it and closes it with
  * the final response.
  */
-export declare function serveFetch(host: HostCore, request: Request): Promise<Response>;
+export declare function serveFetch(host: HostCore, request: Request, client?: string): Promise<Response>;

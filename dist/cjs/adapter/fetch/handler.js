@@ -59,7 +59,7 @@ function toResponse(action) {
 /** The root adapter: a Fetch handler in front of catalog artifacts (the host facade). */
 function createMcpHttpHandler(options) {
     const host = (0, driver_1.createHostCore)((0, options_1.resolveOptions)(options));
-    return { fetch: (request) => serveFetch(host, request) };
+    return { fetch: (request, info) => serveFetch(host, request, info?.clientAddress) };
 }
 /**
  * One Fetch request through `host` (shared by every Fetch-facing binding: the root adapter, `mcp()`,
@@ -67,7 +67,7 @@ function createMcpHttpHandler(options) {
  * is returned as soon as its first event exists; the driver keeps writing into it and closes it with
  * the final response.
  */
-async function serveFetch(host, request) {
+async function serveFetch(host, request, client) {
     const { departure, detach } = departureOf(request.signal);
     let controller;
     let started = () => undefined;
@@ -92,7 +92,7 @@ async function serveFetch(host, request) {
             const headers = [];
             request.headers.forEach((value, name) => headers.push(name, value));
             const body = request.body === null ? null : bodySource(request.body);
-            const outcome = await (0, driver_1.drive)(host, { method: request.method, target: url.pathname + url.search, headers }, body, departure, sink);
+            const outcome = await (0, driver_1.drive)(host, { method: request.method, target: url.pathname + url.search, headers, client }, body, departure, sink);
             if (outcome.streamed) {
                 controller?.enqueue(outcome.response.body);
                 controller?.close();

@@ -9,7 +9,7 @@ import type * as NodeHttps from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type HostCore } from '../../core/driver';
-import type { ResolvedOptions } from '../../options';
+import type { McpClientInfo, ResolvedOptions } from '../../options';
 /** The Node modules a listener uses. */
 export interface NodeModules {
     readonly http: typeof NodeHttp;
@@ -27,7 +27,11 @@ export declare function nodeModules(http: typeof NodeHttp, loadHttps: () => type
  * before any request should attach it itself: `server.on('clientError', handler.clientError)`.
  */
 export interface McpNodeHandler {
-    (req: IncomingMessage, res: ServerResponse): void;
+    /**
+     * Serves one request. The client's address is the TCP peer's, unless `info.clientAddress` says
+     * otherwise: behind a proxy, the address your proxy vouches for (see `rateLimit`).
+     */
+    (req: IncomingMessage, res: ServerResponse, info?: McpClientInfo): void;
     readonly clientError: (err: Error & {
         code?: string;
     }, socket: Duplex) => void;

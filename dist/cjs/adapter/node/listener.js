@@ -258,14 +258,14 @@ function nodeListener(host, node) {
         else
             answer();
     };
-    const handler = (req, res) => {
+    const handler = (req, res, info) => {
         const server = req.socket.server;
         if (server !== undefined && !attached.has(server)) {
             attached.add(server);
             if (!server.listeners('clientError').includes(clientError))
                 server.on('clientError', clientError);
         }
-        const head = { method: req.method ?? '', target: originForm(req.url ?? ''), headers: req.rawHeaders };
+        const head = { method: req.method ?? '', target: originForm(req.url ?? ''), headers: req.rawHeaders, client: info?.clientAddress ?? req.socket.remoteAddress };
         (0, driver_1.drive)(host, head, new NodeBody(req, host.requestBytes), new NodeDeparture(res), new NodeSink(res)).then((outcome) => {
             if (outcome.streamed) {
                 res.end(outcome.response.body);

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { S, SEND_ERR, KV_ERR } from "./status.mjs";
 import { loadHostConfig, workerView } from "./config.mjs";
 import { checkImports } from "./compute-module.mjs";
+import { ErlStore, ErlInvalid } from "./erl.mjs";
 var CAP = 1 << 20;
 var HIGH_WATER = 1 << 20;
 var HOP_BY_HOP = /* @__PURE__ */ new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "upgrade", "proxy-connection", "te", "trailer"]);
@@ -207,6 +208,13 @@ var Exchange = class {
         return { meta: { kvError: KV_ERR.OK } };
       case "kv-delete":
         return { meta: { kvError: this.host.kv.get(a.name).delete(a.key) ? KV_ERR.OK : KV_ERR.NOT_FOUND } };
+      case "erl":
+        try {
+          return { meta: { value: this.host.erl.hostcall(a.call, a.args) ?? null } };
+        } catch (e) {
+          if (e instanceof ErlInvalid) return { meta: { inval: true } };
+          throw e;
+        }
       default:
         return { meta: { error: true } };
     }
@@ -360,7 +368,7 @@ var Slot = class {
     return this.worker.terminate();
   }
 };
-async function startHost({ wasm, toml, addr = "127.0.0.1:7676", workers = 2, verbose = 0, requestTimeoutMs = 6e4, backendTimeoutMs = 3e4, maxQueue = 256 }) {
+async function startHost({ wasm, toml, addr = "127.0.0.1:7676", workers = 2, verbose = 0, requestTimeoutMs = 6e4, backendTimeoutMs = 3e4, maxQueue = 256, clock = Date.now }) {
   const [hostname, portText] = addr.split(/:(?=[0-9]+$)/);
   if (hostname !== "127.0.0.1" && hostname !== "localhost") throw new HostError("ADDR_NOT_LOOPBACK", "the local host binds 127.0.0.1 only");
   const cfg = loadHostConfig(toml);
@@ -374,6 +382,8 @@ async function startHost({ wasm, toml, addr = "127.0.0.1:7676", workers = 2, ver
     module,
     view: workerView(cfg),
     kv: new Map([...cfg.kvStores.entries()].map(([n, m]) => [n, new Map(m)])),
+    // One store for every worker, as Fastly shares counts and boxes within a POP.
+    erl: new ErlStore({ clock }),
     verbose,
     requestTimeoutMs,
     backendTimeoutMs,
@@ -418,6 +428,7 @@ async function startHost({ wasm, toml, addr = "127.0.0.1:7676", workers = 2, ver
     get firstInstantiated() {
       return host.firstInstantiated;
     },
+    erl: host.erl,
     async close() {
       await new Promise((ok) => {
         server.close(() => ok());

@@ -12,6 +12,7 @@ var ctl = new Int32Array(sab, 0, 4);
 var area = new Uint8Array(sab, 16);
 var enc = new TextEncoder();
 var dec = new TextDecoder();
+var strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 var configStores = new Map(view.configStores.map(([n, e]) => [n, new Map(e)]));
 var dictionaries = new Map(view.dictionaries.map(([n, e]) => [n, new Map(e)]));
 var secretStores = new Map(view.secretStores.map(([n, e]) => [n, new Map(e)]));
@@ -227,6 +228,23 @@ function runRequest(msg) {
   };
   const waitPending = (p) => {
     if (!p.result) settle(p, rpc("pending-wait", { pid: p.pid }).meta);
+  };
+  const erlText = (p, l) => {
+    try {
+      return strictUtf8.decode(bytes(p, l));
+    } catch {
+      throw new HostStatus(S.INVAL);
+    }
+  };
+  const erl = (call, args) => {
+    const { meta } = rpc("erl", { call, args });
+    if (meta.inval) throw new HostStatus(S.INVAL);
+    if (meta.error) throw new HostStatus(S.ERROR);
+    return meta.value;
+  };
+  const erlAnswer = (out, call, args) => {
+    check(out, 4);
+    w32(out, erl(call, args));
   };
   const dictGet = (map, h, t, keyP, keyL, valP, max, nwOut) => {
     const d = get(h, t);
@@ -559,6 +577,14 @@ function runRequest(msg) {
         handles.delete(h >>> 0);
         w32(errOut, op.r.meta.kvError);
       }
+    },
+    fastly_erl: {
+      check_rate: (rcP, rcL, eP, eL, delta, window, limit, pbP, pbL, ttl, out) => erlAnswer(out, "check_rate", [erlText(rcP, rcL), erlText(eP, eL), delta >>> 0, window >>> 0, limit >>> 0, erlText(pbP, pbL), ttl >>> 0]),
+      ratecounter_increment: (rcP, rcL, eP, eL, delta) => void erl("ratecounter_increment", [erlText(rcP, rcL), erlText(eP, eL), delta >>> 0]),
+      ratecounter_lookup_rate: (rcP, rcL, eP, eL, window, out) => erlAnswer(out, "ratecounter_lookup_rate", [erlText(rcP, rcL), erlText(eP, eL), window >>> 0]),
+      ratecounter_lookup_count: (rcP, rcL, eP, eL, duration, out) => erlAnswer(out, "ratecounter_lookup_count", [erlText(rcP, rcL), erlText(eP, eL), duration >>> 0]),
+      penaltybox_add: (pbP, pbL, eP, eL, ttl) => void erl("penaltybox_add", [erlText(pbP, pbL), erlText(eP, eL), ttl >>> 0]),
+      penaltybox_has: (pbP, pbL, eP, eL, out) => erlAnswer(out, "penaltybox_has", [erlText(pbP, pbL), erlText(eP, eL)])
     },
     fastly_log: {
       endpoint_get: (p, l, out) => {

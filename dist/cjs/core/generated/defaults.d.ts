@@ -19,3 +19,8 @@ export declare const STATIC_RESULT_RULE = "plain JSON of at most 32 levels and 6
 export declare const BACKEND_URL: RegExp;
 /** Bytes of any URL a configuration names (the core's `url::MAX_URL_BYTES`). */
 export declare const MAX_URL_BYTES = 2048;
+/** The Node and Fetch hosts' in-process stores (introspection cache, rate limits) when `maxEntries` and `maxBytes` are absent (the core's `host_store`). */
+export declare const HOST_STORE_DEFAULTS: Readonly<{
+    maxEntries: 10000;
+    maxBytes: 8388608;
+}>;
